@@ -1,0 +1,366 @@
+import PegglePhysics
+
+/// Whether the game goes on.
+public enum GameStatus: String, Sendable, Equatable, Hashable, Codable {
+    case playing, won, lost
+}
+
+/// The state of one peg during a game.
+public struct PegState: Sendable, Equatable, Hashable {
+    /// Current kind (purple moves between pegs; the others never change).
+    public var kind: PegKind
+    /// Touched this shot; removed when the shot ends.
+    public var isLit = false
+    /// Gone from the board.
+    public var isRemoved = false
+    /// Bounces on this peg in the current shot, for the stuck-ball rule.
+    var impacts: Int32 = 0
+}
+
+/// A whole game in progress, as a value: copying it is how a search agent tries a shot without
+/// touching the real game. Copies share storage until they diverge, so a copy is cheap.
+/// Everything random draws from the state's own seeded generator.
+public struct GameState: Sendable {
+    public let level: Level
+    public let rules: Rules
+    /// The physics: pegs (obstacle ids `0..<pegs.count`), then blocks, balls, bucket, frame.
+    public private(set) var world: PhysicsWorld
+    /// One entry per `level.pegs` entry.
+    public private(set) var pegs: [PegState]
+    public private(set) var status: GameStatus = .playing
+    public private(set) var score = 0
+    /// Classic: balls left to shoot. Dodge: clean shots still needed. Beat the score: unused (0).
+    public private(set) var ballsLeft: Int
+    public private(set) var shotsTaken = 0
+    /// Game time used by shots so far, seconds.
+    public private(set) var elapsed = 0.0
+    public let orangeTotal: Int
+    /// Orange pegs lit or removed so far (what the multiplier counts).
+    public private(set) var orangeHit = 0
+    /// Orange pegs removed so far.
+    public private(set) var orangeCleared = 0
+    /// Dodge: shots taken without touching a peg.
+    public private(set) var cleanShots = 0
+    /// Dodge: touches the bucket has forgiven in advance.
+    public private(set) var chances = 0
+    public private(set) var rng: SeededGenerator
+
+    /// How many pegs are purple each turn (the designer's count).
+    let purpleSlots: Int
+    /// Per-ball bookkeeping for the shot in progress.
+    var ballInfo: [BallInfo] = []
+    /// Green pegs waiting to explode (kaboom chains).
+    var pendingExplosions: [Int] = []
+    /// Scratch for obstacle queries.
+    var scratch: [Int32] = []
+
+    struct BallInfo: Sendable {
+        var id: Int32
+        var spooky: Int
+        var anchor: Vec2
+        var anchorTime: Double
+        var stuck = false
+    }
+
+    /// A new game on `level`. Throws the level's first problem if it is not valid.
+    public init(level: Level, rules: Rules = Rules(), seed: UInt64) throws(LevelFormatError) {
+        if let issue = level.validate(rules: rules).first {
+            throw LevelFormatError(path: "", message: issue.description)
+        }
+        self.level = level
+        self.rules = rules
+        var obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
+        obstacles += level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
+        world = PhysicsWorld(config: rules.physics, obstacles: obstacles, bucket: rules.bucket)
+        pegs = level.pegs.map { PegState(kind: $0.kind) }
+        orangeTotal = level.count(of: .orange)
+        purpleSlots = level.count(of: .purple)
+        rng = SeededGenerator(seed: seed)
+        switch level.mode {
+        case let .classic(balls): ballsLeft = balls
+        case .beatTheScore: ballsLeft = 0
+        case let .dodge(shots): ballsLeft = shots
+        }
+        ballInfo.reserveCapacity(rules.physics.maxBalls)
+        scratch.reserveCapacity(16)
+    }
+
+    // MARK: Reading the state
+
+    public var isOver: Bool { status != .playing }
+
+    /// Orange pegs still on the board.
+    public var orangeRemaining: Int { orangeTotal - orangeCleared }
+
+    /// The multiplier the next peg hit would score at.
+    public var multiplier: Int { rules.multiplier(orangeHit: orangeHit, of: orangeTotal) }
+
+    /// Beat the score: game seconds left; otherwise nil.
+    public var timeLeft: Double? {
+        if case let .beatTheScore(_, limit) = level.mode { return max(0, limit - elapsed) }
+        return nil
+    }
+
+    /// Centre of peg `i` on the board now (pegs turn with the confusement flip), board units.
+    public func pegCenter(_ i: Int) -> Vec2 { world.worldPoint(level.pegs[i].center) }
+
+    /// Orientation of pegs and blocks relative to the level as designed, radians.
+    public var boardAngle: Double { world.frame.angle }
+
+    /// Bucket centre x (board units) and direction (+1 right, -1 left).
+    public var bucket: (x: Double, direction: Double) { (world.bucket?.x ?? 0, world.bucket?.direction ?? 1) }
+
+    // MARK: Shooting
+
+    /// Fires the cannon at `angle` radians from straight down (positive toward +x) and simulates
+    /// until no ball is left in play, the shot time limit, or (beat the score) the game's time
+    /// limit. Lit pegs are removed at the end; score, balls and status are updated.
+    public mutating func shoot(angle: Double, recordTrajectory: Bool = false) throws(ShotError) -> ShotResult {
+        guard status == .playing else { throw .gameOver }
+        guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
+        if shotsTaken > 0 { roamPurple() }
+        var shot = ShotResult(angle: angle)
+        if recordTrajectory { shot.trajectory = Trajectory() }
+        if case .classic = level.mode { ballsLeft -= 1 }
+
+        let velocity = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
+        world.removeAllBalls()
+        ballInfo.removeAll(keepingCapacity: true)
+        if let id = world.spawnBall(position: rules.cannon, velocity: velocity) { track(id) }
+        record(&shot)
+
+        var limit = rules.shotTimeLimit
+        if let left = timeLeft { limit = min(limit, left) }
+        let maxSteps = Int((limit / rules.physics.timeStep).rounded(.up))
+        while !world.balls.isEmpty {
+            if shot.steps >= maxSteps {
+                shot.timedOut = true
+                world.removeAllBalls()
+                break
+            }
+            world.step()
+            shot.steps += 1
+            handleContacts(&shot)
+            checkStuck(&shot)
+            record(&shot)
+        }
+        shot.duration = Double(shot.steps) * rules.physics.timeStep
+        finish(&shot)
+        return shot
+    }
+
+    mutating func track(_ id: Int32, spooky: Int = 0) {
+        ballInfo.append(BallInfo(id: id, spooky: spooky, anchor: world.balls.last?.position ?? .zero,
+                                 anchorTime: world.time))
+    }
+
+    func info(_ id: Int32) -> Int? { ballInfo.firstIndex { $0.id == id } }
+
+    mutating func record(_ shot: inout ShotResult) {
+        guard shot.trajectory != nil else { return }
+        for b in world.balls {
+            if let k = shot.trajectory!.paths.lastIndex(where: { $0.ball == b.id }) {
+                shot.trajectory!.paths[k].points.append(b.position)
+            } else {
+                shot.trajectory!.paths.append(.init(ball: b.id, points: [b.position]))
+            }
+        }
+        shot.trajectory!.bucketX.append(world.bucket?.x ?? 0)
+    }
+
+    mutating func handleContacts(_ shot: inout ShotResult) {
+        let count = world.contacts.count
+        var k = 0
+        while k < count {
+            let c = world.contacts[k]
+            k += 1
+            switch c.kind {
+            case .obstacle where Int(c.other) < pegs.count:
+                let i = Int(c.other)
+                if c.impactSpeed >= rules.physics.restingSpeed {
+                    pegs[i].impacts += 1
+                    if pegs[i].impacts >= Int32(rules.stuckImpacts), let b = info(c.ball) { ballInfo[b].stuck = true }
+                }
+                if !pegs[i].isLit && !pegs[i].isRemoved { light(i, contact: c, &shot) }
+                drainExplosions(&shot)
+            case .caught:
+                shot.caught += 1
+                if let b = info(c.ball) { ballInfo.remove(at: b) }
+            case .fellOut:
+                guard let b = info(c.ball) else { break }
+                let spooky = ballInfo[b].spooky
+                ballInfo.remove(at: b)
+                if spooky > 0 {
+                    // Spooky: back in at the top, same x, same velocity.
+                    let r = rules.physics.ballRadius
+                    let x = min(max(c.point.x, r + 1), rules.physics.boardWidth - r - 1)
+                    if let id = world.spawnBall(position: Vec2(x, r + 1), velocity: c.velocityBefore) {
+                        world.separateBall(id: id)
+                        track(id, spooky: spooky - 1)
+                    }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Lights peg `i`: scores it and sets off what its kind does.
+    mutating func light(_ i: Int, contact: Contact?, _ shot: inout ShotResult) {
+        pegs[i].isLit = true
+        let kind = pegs[i].kind
+        // The multiplier in force when the peg is touched; an orange peg raises it for later pegs.
+        shot.points += rules.points(for: kind) * multiplier
+        if kind == .orange { orangeHit += 1 }
+        shot.hits[kind] += 1
+        shot.trajectory?.litPegs.append(i)
+        switch kind {
+        case .green:
+            shot.powers += 1
+            firePower(i, contact: contact, &shot)
+        case .zombie:
+            becomeBall(i, contact: contact)
+        case .confusement:
+            world.startTurn(by: Trig.pi, rate: Trig.pi / rules.flipDuration)
+            shot.flips += 1
+        case .blue, .orange, .purple:
+            break
+        }
+    }
+
+    mutating func firePower(_ i: Int, contact: Contact?, _ shot: inout ShotResult) {
+        switch level.power {
+        case .none:
+            break
+        case .kaboom:
+            pendingExplosions.append(i)
+        case .spooky:
+            if let c = contact, let b = info(c.ball) { ballInfo[b].spooky += rules.spookyReentries }
+        case .multiball:
+            guard let c = contact, let k = world.index(of: c.ball) else { break }
+            let ball = world.balls[k]
+            let half = rules.multiballSplit / 2
+            world.placeBall(id: ball.id, position: ball.position, velocity: ball.velocity.rotated(by: half))
+            if let id = world.spawnBall(position: ball.position, velocity: ball.velocity.rotated(by: -half)) {
+                track(id)
+            }
+        }
+    }
+
+    /// Kaboom: each pending green peg lights every peg whose surface is within `kaboomRadius` of
+    /// its centre; green pegs lit that way explode in turn.
+    mutating func drainExplosions(_ shot: inout ShotResult) {
+        while let g = pendingExplosions.popLast() {
+            let center = level.pegs[g].center
+            shot.trajectory?.explosions.append(world.worldPoint(center))
+            for j in pegs.indices where !pegs[j].isLit && !pegs[j].isRemoved {
+                if ObstacleStore.distance(from: center, to: level.pegs[j].physicsShape) <= rules.kaboomRadius {
+                    light(j, contact: nil, &shot)
+                }
+            }
+        }
+    }
+
+    /// Zombie: the peg leaves the board at once and a ball takes its place, moving away from the
+    /// ball that hit it with that ball's closing speed times the restitution.
+    mutating func becomeBall(_ i: Int, contact: Contact?) {
+        pegs[i].isRemoved = true
+        world.store.disable(i)
+        let at = pegCenter(i)
+        var velocity = Vec2(0, 0)
+        if let c = contact { velocity = c.normal * (c.velocityBefore.dot(c.normal) * rules.restitution) }
+        if let id = world.spawnBall(position: at, velocity: velocity) {
+            world.separateBall(id: id)
+            track(id)
+        }
+    }
+
+    /// The stuck-ball rule: a ball that stays within `stuckDistance` for `stuckTime`, or that has
+    /// bounced `stuckImpacts` times on one peg, has the lit pegs it touches removed early; if it
+    /// touches none (wedged on blocks), the ball itself is taken out.
+    mutating func checkStuck(_ shot: inout ShotResult) {
+        var k = 0
+        while k < world.balls.count {
+            let ball = world.balls[k]
+            k += 1
+            guard let b = info(ball.id) else { continue }
+            if (ball.position - ballInfo[b].anchor).length > rules.stuckDistance {
+                ballInfo[b].anchor = ball.position
+                ballInfo[b].anchorTime = world.time
+            } else if world.time - ballInfo[b].anchorTime >= rules.stuckTime - 1e-9 {
+                ballInfo[b].stuck = true
+            }
+            guard ballInfo[b].stuck else { continue }
+            ballInfo[b].stuck = false
+            ballInfo[b].anchorTime = world.time
+            world.store.touching(center: world.localPoint(ball.position), margin: rules.stuckReach, into: &scratch)
+            var removed = 0
+            for id in scratch where Int(id) < pegs.count {
+                let i = Int(id)
+                guard pegs[i].isLit, !pegs[i].isRemoved else { continue }
+                remove(i, &shot)
+                removed += 1
+            }
+            shot.stuckRemovals += removed
+            if removed == 0 {
+                world.removeBall(id: ball.id)
+                ballInfo.remove(at: b)
+                shot.stuckBalls += 1
+                k -= 1
+            }
+        }
+    }
+
+    mutating func remove(_ i: Int, _ shot: inout ShotResult) {
+        pegs[i].isRemoved = true
+        world.store.disable(i)
+        if pegs[i].kind == .orange {
+            orangeCleared += 1
+            shot.orangeCleared += 1
+        }
+    }
+
+    mutating func finish(_ shot: inout ShotResult) {
+        for i in pegs.indices {
+            pegs[i].impacts = 0
+            if pegs[i].isLit && !pegs[i].isRemoved { remove(i, &shot) }
+        }
+        score += shot.points
+        shot.freeBalls = shot.caught + rules.freeBalls(forShotPoints: shot.points)
+        elapsed += shot.duration
+        shotsTaken += 1
+        switch level.mode {
+        case .classic:
+            ballsLeft += shot.freeBalls
+            if orangeCleared == orangeTotal { status = .won } else if ballsLeft <= 0 { status = .lost }
+        case let .beatTheScore(target, limit):
+            if score >= target { status = .won } else if elapsed >= limit - 1e-9 { status = .lost }
+        case let .dodge(needed):
+            chances += shot.caught
+            if shot.hits.total > 0 {
+                if chances > 0 { chances -= 1 } else { status = .lost }
+            } else {
+                cleanShots += 1
+            }
+            ballsLeft = needed - cleanShots
+            if status == .playing && cleanShots >= needed { status = .won }
+        }
+    }
+
+    /// Original Peggle's roaming purple: at the start of each turn after the first, unlit purple
+    /// pegs turn blue and as many random blue pegs (the designer's purple count) turn purple.
+    mutating func roamPurple() {
+        guard level.purpleRoams, purpleSlots > 0 else { return }
+        for i in pegs.indices where pegs[i].kind == .purple && !pegs[i].isRemoved {
+            pegs[i].kind = .blue
+        }
+        scratch.removeAll(keepingCapacity: true)
+        for i in pegs.indices where pegs[i].kind == .blue && !pegs[i].isRemoved { scratch.append(Int32(i)) }
+        for _ in 0..<min(purpleSlots, scratch.count) {
+            let k = rng.nextInt(below: scratch.count)
+            pegs[Int(scratch[k])].kind = .purple
+            scratch.swapAt(k, scratch.count - 1)
+            scratch.removeLast()
+        }
+    }
+}

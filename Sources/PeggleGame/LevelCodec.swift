@@ -1,0 +1,335 @@
+import Foundation
+import PegglePhysics
+
+/// Why a level file could not be read. `path` locates the value ("pegs[3].radius").
+public struct LevelFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+/// Reads and writes the level JSON format (docs/levels.md). Reading is strict: unknown fields,
+/// unknown names and wrong types are errors that say where they are. Writing is canonical: the
+/// same level always gives the same bytes, one object per line.
+public enum LevelCodec {
+    /// Decodes a level. Semantic checks (ranges, overlaps) are `Level.validate`'s job.
+    public static func decode(_ data: Data) throws(LevelFormatError) -> Level {
+        // Bare NaN and Infinity are not JSON; quote them so the value reaches validation, which
+        // names the field, instead of failing as "not JSON" with no place.
+        let quoted = quoteNonFiniteTokens(data)
+        do {
+            _ = try JSONSerialization.jsonObject(with: quoted, options: [.fragmentsAllowed])
+        } catch {
+            throw LevelFormatError(path: "", message: "not valid JSON: " + syntaxMessage(error, in: quoted))
+        }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return try decoder.decode(LevelFile.self, from: quoted).level
+        } catch let e as DecodingError {
+            throw describe(e)
+        } catch let e as LevelFormatError {
+            throw e
+        } catch {
+            throw LevelFormatError(path: "", message: "\(error)")
+        }
+    }
+
+    /// The canonical JSON text of `level`, ending in a newline.
+    public static func encode(_ level: Level) -> String {
+        var out = "{\n"
+        var fields: [String] = []
+        fields.append("  \"format\": \(level.format)")
+        fields.append("  \"name\": \(quote(level.name))")
+        if let a = level.author { fields.append("  \"author\": \(quote(a))") }
+        if let d = level.description { fields.append("  \"description\": \(quote(d))") }
+        if level.readOnly { fields.append("  \"read_only\": true") }
+        switch level.mode {
+        case let .classic(balls):
+            fields.append("  \"mode\": {\"type\": \"classic\", \"balls\": \(balls)}")
+        case let .beatTheScore(target, limit):
+            fields.append("  \"mode\": {\"type\": \"beat_the_score\", \"target_score\": \(target), \"time_limit\": \(number(limit))}")
+        case let .dodge(shots):
+            fields.append("  \"mode\": {\"type\": \"dodge\", \"shots\": \(shots)}")
+        }
+        fields.append("  \"power\": \(quote(level.power.rawValue))")
+        if !level.purpleRoams { fields.append("  \"purple_roams\": false") }
+        fields.append("  \"pegs\": " + list(level.pegs.map(encodePeg)))
+        fields.append("  \"blocks\": " + list(level.blocks.map(encodeBlock)))
+        out += fields.joined(separator: ",\n")
+        out += "\n}\n"
+        return out
+    }
+
+    static func encodePeg(_ p: Peg) -> String {
+        var s = "{\"id\": \(p.id), \"kind\": \(quote(p.kind.rawValue)), \"x\": \(number(p.center.x)), \"y\": \(number(p.center.y))"
+        switch p.shape {
+        case let .circle(r):
+            s += ", \"radius\": \(number(r))"
+        case let .brick(w, h, rot):
+            s += ", \"shape\": \"brick\", \"width\": \(number(w)), \"height\": \(number(h)), \"rotation\": \(number(rot))"
+        }
+        return s + "}"
+    }
+
+    static func encodeBlock(_ b: Block) -> String {
+        "{\"id\": \(b.id), \"shape\": \(quote(b.shape.rawValue)), \"x\": \(number(b.center.x)), \"y\": \(number(b.center.y)), "
+            + "\"width\": \(number(b.width)), \"height\": \(number(b.height)), \"rotation\": \(number(b.rotation)), "
+            + "\"springiness\": \(number(b.springiness))}"
+    }
+
+    static func list(_ items: [String]) -> String {
+        items.isEmpty ? "[]" : "[\n    " + items.joined(separator: ",\n    ") + "\n  ]"
+    }
+
+    /// Shortest text that reads back as the same double; integers without a fraction.
+    public static func number(_ v: Double) -> String {
+        if !v.isFinite { return v.isNaN ? "\"NaN\"" : (v > 0 ? "\"Infinity\"" : "\"-Infinity\"") }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+
+    /// A JSON string literal.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Wraps bare NaN, Infinity and -Infinity tokens (outside strings) in quotes.
+    static func quoteNonFiniteTokens(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var i = 0
+        var inString = false
+        let tokens: [[UInt8]] = [Array("-Infinity".utf8), Array("Infinity".utf8), Array("NaN".utf8)]
+        while i < bytes.count {
+            let c = bytes[i]
+            if inString {
+                out.append(c)
+                if c == UInt8(ascii: "\\"), i + 1 < bytes.count { out.append(bytes[i + 1]); i += 2; continue }
+                if c == UInt8(ascii: "\"") { inString = false }
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "\"") { inString = true; out.append(c); i += 1; continue }
+            if let t = tokens.first(where: { i + $0.count <= bytes.count && Array(bytes[i..<i + $0.count]) == $0 }) {
+                out.append(UInt8(ascii: "\""))
+                out += t
+                out.append(UInt8(ascii: "\""))
+                i += t.count
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return Data(out)
+    }
+
+    /// JSONSerialization's message with its character offset turned into line and column.
+    static func syntaxMessage(_ error: Error, in data: Data) -> String {
+        let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression),
+              let offset = Int(text[range].dropFirst("character ".count))
+        else { return text }
+        var line = 1, column = 1
+        for (k, b) in data.enumerated() {
+            if k >= offset { break }
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return text.replacingOccurrences(of: "around character \(offset)", with: "at line \(line), column \(column)")
+    }
+
+    static func pathString(_ path: [CodingKey]) -> String {
+        var s = ""
+        for k in path {
+            if let i = k.intValue { s += "[\(i)]" } else { s += s.isEmpty ? k.stringValue : "." + k.stringValue }
+        }
+        return s
+    }
+
+    static func describe(_ e: DecodingError) -> LevelFormatError {
+        switch e {
+        case let .keyNotFound(key, ctx):
+            let path = pathString(ctx.codingPath + [key])
+            return LevelFormatError(path: path, message: "required field is missing")
+        case let .typeMismatch(type, ctx):
+            return LevelFormatError(path: pathString(ctx.codingPath), message: "expected \(typeName(type))")
+        case let .valueNotFound(type, ctx):
+            return LevelFormatError(path: pathString(ctx.codingPath), message: "expected \(typeName(type)), found null")
+        case let .dataCorrupted(ctx):
+            return LevelFormatError(path: pathString(ctx.codingPath), message: ctx.debugDescription)
+        @unknown default:
+            return LevelFormatError(path: "", message: "\(e)")
+        }
+    }
+
+    static func typeName(_ t: Any.Type) -> String {
+        switch t {
+        case is Double.Type: "a number"
+        case is Int.Type: "a whole number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "a value of another type (\(t))"
+        }
+    }
+}
+
+// MARK: Decoding
+
+/// Coding key for any field name, so unknown fields can be listed.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+}
+
+extension KeyedDecodingContainer where K == AnyKey {
+    func rejectUnknown(allowed: Set<String>) throws {
+        for key in allKeys where !allowed.contains(key.stringValue) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "unknown field (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func value<T: Decodable>(_ name: String) throws -> T { try decode(T.self, forKey: AnyKey(name)) }
+    func optional<T: Decodable>(_ name: String) throws -> T? { try decodeIfPresent(T.self, forKey: AnyKey(name)) }
+
+    /// A string field that must be one of `T`'s raw values.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T? = nil) throws -> T
+    where T.RawValue == String {
+        guard let raw = try decodeIfPresent(String.self, forKey: AnyKey(name)) else {
+            if let fallback { return fallback }
+            throw DecodingError.keyNotFound(AnyKey(name), .init(codingPath: codingPath, debugDescription: ""))
+        }
+        guard let v = T(rawValue: raw) else {
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyKey(name), in: self, debugDescription: "unknown value \(LevelCodec.quote(raw)) (expected one of: \(names))")
+        }
+        return v
+    }
+}
+
+/// The file's top-level object.
+struct LevelFile: Decodable {
+    var level: Level
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        try c.rejectUnknown(allowed: ["format", "name", "author", "description", "read_only", "mode", "power",
+                                      "purple_roams", "pegs", "blocks"])
+        let format: Int = try c.value("format")
+        guard format == Level.formatVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyKey("format"), in: c,
+                debugDescription: "format \(format) is not supported (this build reads format \(Level.formatVersion))")
+        }
+        let mode = try c.decode(ModeField.self, forKey: AnyKey("mode")).mode
+        var level = Level(name: try c.value("name"), mode: mode, power: try c.choice("power", default: Power.none))
+        level.author = try c.optional("author")
+        level.description = try c.optional("description")
+        level.readOnly = try c.optional("read_only") ?? false
+        level.purpleRoams = try c.optional("purple_roams") ?? true
+        let pegs = try c.decode([PegField].self, forKey: AnyKey("pegs"))
+        let blocks = try c.decodeIfPresent([BlockField].self, forKey: AnyKey("blocks")) ?? []
+        // Objects without an id get the next free ones, in file order (pegs, then blocks).
+        var next = ((pegs.compactMap(\.id) + blocks.compactMap(\.id)).max() ?? 0) + 1
+        func assign(_ id: Int?) -> Int {
+            if let id { return id }
+            defer { next += 1 }
+            return next
+        }
+        level.pegs = pegs.map { Peg(id: assign($0.id), kind: $0.kind, center: $0.center, shape: $0.shape) }
+        level.blocks = blocks.map {
+            Block(id: assign($0.id), shape: $0.shape, center: $0.center, width: $0.width, height: $0.height,
+                  rotation: $0.rotation, springiness: $0.springiness)
+        }
+        self.level = level
+    }
+}
+
+struct ModeField: Decodable {
+    var mode: GameMode
+
+    enum Kind: String, CaseIterable { case classic, beat_the_score, dodge }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        let kind: Kind = try c.choice("type")
+        switch kind {
+        case .classic:
+            try c.rejectUnknown(allowed: ["type", "balls"])
+            mode = .classic(balls: try c.optional("balls") ?? 10)
+        case .beat_the_score:
+            try c.rejectUnknown(allowed: ["type", "target_score", "time_limit"])
+            mode = .beatTheScore(targetScore: try c.value("target_score"), timeLimit: try c.optional("time_limit") ?? 120)
+        case .dodge:
+            try c.rejectUnknown(allowed: ["type", "shots"])
+            mode = .dodge(shots: try c.optional("shots") ?? 5)
+        }
+    }
+}
+
+struct PegField: Decodable {
+    var id: Int?
+    var kind: PegKind
+    var center: Vec2
+    var shape: PegShape
+
+    enum Outline: String, CaseIterable { case circle, brick }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        id = try c.optional("id")
+        kind = try c.choice("kind")
+        center = Vec2(try c.value("x"), try c.value("y"))
+        let outline: Outline = try c.choice("shape", default: .circle)
+        switch outline {
+        case .circle:
+            try c.rejectUnknown(allowed: ["id", "kind", "x", "y", "shape", "radius"])
+            shape = .circle(radius: try c.optional("radius") ?? 12)
+        case .brick:
+            try c.rejectUnknown(allowed: ["id", "kind", "x", "y", "shape", "width", "height", "rotation"])
+            shape = .brick(width: try c.value("width"), height: try c.value("height"),
+                           rotation: try c.optional("rotation") ?? 0)
+        }
+    }
+}
+
+struct BlockField: Decodable {
+    var id: Int?
+    var shape: BlockShape
+    var center: Vec2
+    var width: Double, height: Double, rotation: Double, springiness: Double
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        try c.rejectUnknown(allowed: ["id", "shape", "x", "y", "width", "height", "rotation", "springiness"])
+        id = try c.optional("id")
+        shape = try c.choice("shape")
+        center = Vec2(try c.value("x"), try c.value("y"))
+        width = try c.value("width")
+        height = try c.value("height")
+        rotation = try c.optional("rotation") ?? 0
+        springiness = try c.optional("springiness") ?? 0
+    }
+}

@@ -1,0 +1,324 @@
+/// The fixed step: kick-drift-kick integration with continuous, event-ordered collision.
+extension PhysicsWorld {
+    /// Advances the simulation by `config.timeStep` seconds. `contacts` then holds this step's events.
+    public mutating func step() {
+        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        let h = config.substepDuration
+        for _ in 0..<max(1, config.substeps) { substep(h) }
+    }
+
+    enum EventKind: UInt8 { case none, wall, obstacle, bucketRim, caught, ball }
+
+    /// The earliest event found so far; small, because it is rewritten on every candidate.
+    struct Event {
+        var s: Double
+        var kind: EventKind = .none
+        /// Index of the ball in the sub-step's buffer.
+        var ball: Int32 = -1
+        /// Wall index, obstacle id, or other ball's index.
+        var other: Int32 = -1
+    }
+
+    /// Geometry of the earliest primitive hit, written only when one is found.
+    struct HitDetail {
+        /// Primitive hit (obstacle or bucket rim), in the local or bucket frame.
+        var hit: StoreHit = .none(1)
+        /// Ball centre at contact, in the frame of `hit`.
+        var localPoint: Vec2 = .zero
+        /// Frame angle at contact (obstacles).
+        var angle: Double = 0
+        /// Bucket origin at contact (rims).
+        var origin: Vec2 = .zero
+    }
+
+    /// Kinematic state over one sub-step: where the frame and bucket start and end.
+    struct Kinematics {
+        var h: Double
+        var frameStart: Double, frameEnd: Double
+        var bucketStart: Double, bucketEnd: Double
+        /// Frame angle and bucket x at time `t` into the sub-step.
+        func frameAngle(at t: Double) -> Double { frameStart + (frameEnd - frameStart) * (t / h) }
+        func bucketX(at t: Double) -> Double { bucketStart + (bucketEnd - bucketStart) * (t / h) }
+    }
+
+    mutating func substep(_ h: Double) {
+        let bucketEnd = bucket?.advanced(by: h)
+        let k = Kinematics(h: h, frameStart: frame.angle, frameEnd: frame.advanced(by: h),
+                           bucketStart: bucket?.x ?? 0, bucketEnd: bucketEnd?.x ?? 0)
+        // Move the buffers out of `self` into locals, so writes need no uniqueness checks and
+        // the closures capture locals only (capturing `self` would make the compiler copy it).
+        var bs = balls
+        balls = []
+        var ds = displacement
+        displacement = []
+        var cs = contacts
+        contacts = []
+        let store = self.store, config = self.config, fr = self.frame, bk = self.bucket
+        var gone: UInt64 = 0
+        if !bs.isEmpty {
+            bs.withUnsafeMutableBufferPointer { b in
+                ds.withUnsafeMutableBufferPointer { d in
+                    gone = Self.drift(k, config: config, store: store, frame: fr, bucket: bk,
+                                      contacts: &cs, balls: b, displacement: d)
+                }
+            }
+        }
+        balls = bs
+        displacement = ds
+        contacts = cs
+
+        // Take out caught balls and balls that left the board; keep the others in order.
+        var i = 0, bit = 0
+        while i < balls.count {
+            let b = balls[i]
+            let caught = gone & (1 << UInt64(bit)) != 0
+            bit += 1
+            if caught {
+                balls.remove(at: i)
+            } else if b.position.y > config.exitY || !b.position.isFinite || !b.velocity.isFinite {
+                contacts.append(Contact(kind: .fellOut, ball: b.id, other: -1, point: b.position, normal: .zero,
+                                        impactSpeed: 0, velocityBefore: b.velocity))
+                balls.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+
+        frame.angle = k.frameEnd
+        if !frame.isTurning {
+            // Whole turns are the identity: keep the angle small so the fast path applies.
+            let twoPi = 2 * Trig.pi
+            if abs(frame.angle - twoPi) < 1e-9 || abs(frame.angle + twoPi) < 1e-9 {
+                frame.angle = 0
+                frame.target = 0
+            }
+        }
+        if let end = bucketEnd {
+            bucket!.x = end.x
+            bucket!.direction = end.direction
+        }
+        time += h
+    }
+
+    /// Kick-drift-kick: half of gravity's impulse, a straight drift in which every contact is
+    /// found and resolved in time order, then the other half. Free flight lands exactly on the
+    /// parabola, and a resting contact leaves a tangential drift, so sliding balls keep moving.
+    /// Returns a bit mask of balls caught by the bucket.
+    /// Static with borrowed inputs so the hot loop never copies the world.
+    static func drift(_ k: Kinematics, config: borrowing PhysicsConfig, store: borrowing ObstacleStore,
+                      frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout [Contact],
+                      balls b: UnsafeMutableBufferPointer<Ball>, displacement d: UnsafeMutableBufferPointer<Vec2>)
+        -> UInt64 {
+        let n = b.count
+        let halfKick = config.gravity * (0.5 * k.h)
+        for i in 0..<n { b[i].velocity += halfKick }
+        var gone: UInt64 = 0
+        var t = 0.0
+        var events = 0
+        var detail = HitDetail()
+        while events < config.maxEventsPerSubstep {  // past the budget the rest is dropped
+            let rem = k.h - t
+            if !(rem > 0) { break }
+            for i in 0..<n { d[i] = b[i].velocity * rem }
+            var best = Event(s: 1)
+            for i in 0..<n where gone & (1 << UInt64(i)) == 0 {
+                search(ball: i, from: b[i].position, by: d[i], k: k, t: t, config: config, store: store,
+                       frame: frame, bucket: bucket, best: &best, detail: &detail)
+            }
+            if n > 1 { searchBallPairs(b, d, radius: config.ballRadius, gone: gone, best: &best) }
+
+            let s = best.kind == .none ? 1.0 : best.s
+            for i in 0..<n { b[i].position += d[i] * s }
+            t += s * rem
+            if best.kind == .none { break }
+            resolve(best, detail, k: k, config: config, store: store, frame: frame, bucket: bucket,
+                    contacts: &contacts, balls: b, gone: &gone)
+            events += 1
+        }
+        for i in 0..<n { b[i].velocity += halfKick }
+        return gone
+    }
+
+    /// Earliest event of one ball in the rest of the sub-step, if earlier than `best`.
+    @inline(__always)
+    static func search(ball i: Int, from p: Vec2, by d: Vec2, k: Kinematics, t: Double,
+                       config: borrowing PhysicsConfig, store: borrowing ObstacleStore, frame: RotatingFrame,
+                       bucket: KinematicBucket?, best: inout Event, detail: inout HitDetail) {
+        let r = config.ballRadius
+        let ball = Int32(truncatingIfNeeded: i)
+
+        // Walls (world frame; infinite half-planes).
+        if config.leftWall, d.x < 0 {
+            let s = max(p.x - r, 0) / -d.x
+            if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 0) }
+        }
+        if config.rightWall, d.x > 0 {
+            let s = max(config.boardWidth - r - p.x, 0) / d.x
+            if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 1) }
+        }
+        if config.topWall, d.y < 0 {
+            let s = max(p.y - r, 0) / -d.y
+            if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 2) }
+        }
+
+        // Obstacles, swept in their own frame.
+        let thA = k.frameAngle(at: t), thB = k.frameEnd
+        let q0: Vec2, dq: Vec2
+        if thA == 0 && thB == 0 {
+            q0 = p
+            dq = d
+        } else {
+            q0 = frame.toLocal(p, angle: thA)
+            dq = frame.toLocal(p + d, angle: thB) - q0
+        }
+        let hit = store.sweep(from: q0, by: dq, limit: best.s)
+        if hit.owner >= 0 {
+            best = Event(s: hit.s, kind: .obstacle, ball: ball, other: hit.owner)
+            detail = HitDetail(hit: hit, localPoint: q0 + dq * hit.s, angle: thA + (thB - thA) * hit.s)
+        }
+
+        // The bucket, swept in its own frame (origin at the top of its centre line).
+        if let bk = bucket, max(p.y, p.y + d.y) + r >= bk.top - bk.rimRadius {
+            let oA = Vec2(k.bucketX(at: t), bk.top), oB = Vec2(k.bucketEnd, bk.top)
+            let b0 = p - oA
+            let db = (p + d - oB) - b0
+            for side in 0..<2 {
+                let xr = (side == 0 ? -0.5 : 0.5) * bk.width
+                // Top cap of the rim.
+                let cap = StoreHit(s: 0, owner: -1, isEdge: false, p: xr, q: 0, r: bk.rimRadius + r)
+                if let s = Sweep.circle(from: b0, by: db, center: Vec2(xr, 0), radius: cap.r), s < best.s {
+                    best = Event(s: s, kind: .bucketRim, ball: ball)
+                    detail = HitDetail(hit: cap, localPoint: b0 + db * s, origin: oA + (oB - oA) * s)
+                }
+                // Outer and inner faces of the rim.
+                for f in 0..<2 {
+                    let face: Double = (f == 0) == (side == 0) ? -1 : 1
+                    let off = (xr + face * bk.rimRadius) * face + r
+                    if let s = Sweep.edge(from: b0, by: db, normal: Vec2(face, 0), offset: off, ballRadius: r,
+                                          along: Vec2(0, 1), t0: 0, t1: bk.depth), s < best.s {
+                        best = Event(s: s, kind: .bucketRim, ball: ball)
+                        detail = HitDetail(hit: StoreHit(s: s, owner: -1, isEdge: true, p: face, q: 0, r: off),
+                                           localPoint: b0 + db * s, origin: oA + (oB - oA) * s)
+                    }
+                }
+            }
+            // The mouth: the centre crosses the rims' top line between their inner faces.
+            if b0.y < 0, b0.y + db.y >= 0 {
+                let s = -b0.y / db.y
+                if s < best.s, abs(b0.x + db.x * s) < bk.width / 2 - bk.rimRadius {
+                    best = Event(s: s, kind: .caught, ball: ball)
+                }
+            }
+        }
+    }
+
+    /// Earliest ball-ball contact, if earlier than `best`. Balls drift in straight lines within
+    /// a sub-step, so relative motion is linear and the test is exact.
+    static func searchBallPairs(_ b: UnsafeMutableBufferPointer<Ball>, _ d: UnsafeMutableBufferPointer<Vec2>,
+                                radius: Double, gone: UInt64, best: inout Event) {
+        let rr = 2 * radius
+        for i in 0..<b.count where gone & (1 << UInt64(i)) == 0 {
+            for j in (i + 1)..<b.count where gone & (1 << UInt64(j)) == 0 {
+                let q0 = b[i].position - b[j].position
+                if let s = Sweep.circle(from: q0, by: d[i] - d[j], center: .zero, radius: rr), s < best.s {
+                    best = Event(s: s, kind: .ball, ball: Int32(i), other: Int32(j))
+                }
+            }
+        }
+    }
+
+    /// Velocity after a contact with normal `n` against a surface moving at `surface`, and the
+    /// closing speed before it.
+    @inline(__always)
+    static func respond(_ v: Vec2, normal n: Vec2, surface: Vec2, restitution e: Double, resting: Double)
+        -> (Vec2, Double) {
+        let rel = v - surface
+        let vn = rel.dot(n)
+        guard vn < 0 else { return (v, 0) }
+        let eff = -vn < resting ? 0 : e
+        return (v - n * ((1 + eff) * vn), -vn)
+    }
+
+    static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, config: borrowing PhysicsConfig,
+                        store: borrowing ObstacleStore, frame: RotatingFrame, bucket: KinematicBucket?,
+                        contacts: inout [Contact], balls b: UnsafeMutableBufferPointer<Ball>, gone: inout UInt64) {
+        let i = Int(ev.ball)
+        let v = b[i].velocity
+        let id = b[i].id
+        let slop = config.contactSlop
+        switch ev.kind {
+        case .none:
+            return
+        case .wall:
+            let n = ev.other == 0 ? Vec2(1, 0) : ev.other == 1 ? Vec2(-1, 0) : Vec2(0, 1)
+            let (v2, speed) = respond(v, normal: n, surface: .zero, restitution: config.wallRestitution,
+                                          resting: config.restingSpeed)
+            var p = b[i].position
+            let r = config.ballRadius + slop
+            switch ev.other {
+            case 0: p.x = max(p.x, r)
+            case 1: p.x = min(p.x, config.boardWidth - r)
+            default: p.y = max(p.y, r)
+            }
+            b[i].position = p
+            b[i].velocity = v2
+            contacts.append(Contact(kind: .wall, ball: id, other: ev.other, point: p, normal: n,
+                                    impactSpeed: speed, velocityBefore: v))
+        case .obstacle:
+            let q = detail.hit.separated(detail.localPoint, slop: slop)
+            let nLocal = detail.hit.normal(at: q)
+            let p: Vec2, n: Vec2, surface: Vec2
+            if detail.angle == 0 && k.frameStart == k.frameEnd {
+                p = q
+                n = nLocal
+                surface = .zero
+            } else {
+                p = frame.toWorld(q, angle: detail.angle)
+                n = nLocal.rotated(by: detail.angle)
+                let omega = (k.frameEnd - k.frameStart) / k.h
+                surface = (p - frame.center).perpendicular * omega
+            }
+            let (v2, speed) = respond(v, normal: n, surface: surface,
+                                      restitution: store.restitution(of: detail.hit.owner),
+                                      resting: config.restingSpeed)
+            b[i].position = p
+            b[i].velocity = v2
+            contacts.append(Contact(kind: .obstacle, ball: id, other: ev.other, point: p, normal: n,
+                                    impactSpeed: speed, velocityBefore: v))
+        case .bucketRim:
+            let q = detail.hit.separated(detail.localPoint, slop: slop)
+            let n = detail.hit.normal(at: q)
+            let p = detail.origin + q
+            let surface = Vec2((k.bucketEnd - k.bucketStart) / k.h, 0)
+            let (v2, speed) = respond(v, normal: n, surface: surface, restitution: bucket?.restitution ?? 0.8,
+                                          resting: config.restingSpeed)
+            b[i].position = p
+            b[i].velocity = v2
+            contacts.append(Contact(kind: .bucketRim, ball: id, other: -1, point: p, normal: n,
+                                    impactSpeed: speed, velocityBefore: v))
+        case .caught:
+            contacts.append(Contact(kind: .caught, ball: id, other: -1, point: b[i].position,
+                                    normal: .zero, impactSpeed: 0, velocityBefore: v))
+            gone |= 1 << UInt64(i)
+        case .ball:
+            let j = Int(ev.other)
+            var n = (b[i].position - b[j].position).normalized
+            if n == .zero { n = Vec2(0, -1) }
+            let vj = b[j].velocity
+            let vn = (v - vj).dot(n)
+            guard vn < 0 else { return }
+            let e = -vn < config.restingSpeed ? 0 : config.ballRestitution
+            let impulse = -(1 + e) * vn / 2
+            b[i].velocity = v + n * impulse
+            b[j].velocity = vj - n * impulse
+            let gap = (b[i].position - b[j].position).length
+            let push = max(0, 2 * config.ballRadius + slop - gap) / 2
+            b[i].position += n * push
+            b[j].position -= n * push
+            contacts.append(Contact(kind: .ball, ball: id, other: b[j].id, point: b[i].position,
+                                    normal: n, impactSpeed: -vn, velocityBefore: v))
+            contacts.append(Contact(kind: .ball, ball: b[j].id, other: id, point: b[j].position,
+                                    normal: -n, impactSpeed: -vn, velocityBefore: vj))
+        }
+    }
+}
