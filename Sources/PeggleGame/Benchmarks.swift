@@ -1,0 +1,46 @@
+import PegglePhysics
+
+/// The benchmark workloads, as pure computations (the caller owns the clock). They match
+/// `../shared/bench/pymunk_peggle.py` and `box2d_peggle.py` so the figures compare directly.
+public enum Benchmarks {
+    /// `n` aim angles spread evenly over [-1.3, 1.3] radians, as the peer scripts use.
+    public static func gridAngles(_ n: Int) -> [Double] {
+        guard n > 1 else { return [0] }
+        return (0..<n).map { -1.3 + 2.6 * Double($0) / Double(n - 1) }
+    }
+
+    /// Physics only: the level's pegs and blocks as static obstacles (never removed, no bucket);
+    /// one ball per angle from the cannon, until it leaves the board or the shot time limit.
+    /// Returns the number of fixed steps simulated.
+    public static func physicsSteps(level: Level, rules: Rules, angles: ArraySlice<Double>) -> Int {
+        var obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
+        obstacles += level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
+        var world = PhysicsWorld(config: rules.physics, obstacles: obstacles)
+        let maxSteps = Int((rules.shotTimeLimit / rules.physics.timeStep).rounded(.up))
+        var total = 0
+        for a in angles {
+            world.spawnBall(position: rules.cannon, velocity: Vec2(Trig.sin(a), Trig.cos(a)) * rules.launchSpeed)
+            var steps = 0
+            while !world.balls.isEmpty && steps < maxSteps {
+                world.step()
+                steps += 1
+            }
+            world.removeAllBalls()
+            total += steps
+        }
+        return total
+    }
+
+    /// Full game, every rule on: shots at the given angles in order on one game, starting a new
+    /// game (same seed) whenever one ends. Returns the number of fixed steps simulated.
+    public static func gameSteps(level: Level, rules: Rules, seed: UInt64, angles: ArraySlice<Double>) throws -> Int {
+        let fresh = try GameState(level: level, rules: rules, seed: seed)
+        var game = fresh
+        var total = 0
+        for a in angles {
+            if game.isOver { game = fresh }
+            total += try game.shoot(angle: a).steps
+        }
+        return total
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PeggleGame
+
+/// `peggle bench --scene grid`: physics and full-game throughput on the shared benchmark scene.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure simulation speed on the benchmark scene (Levels/bench-grid.json).",
+        discussion: "Physics only: N shots at angles spread over [-1.3, 1.3], pegs never removed, no bucket, "
+            + "each until the ball falls below y = 620 or 30 s (the scene of ../shared/bench). "
+            + "Full game: the same angles played as classic games with every rule on. "
+            + "Build with `swift build -c release` before measuring.")
+
+    @Option(help: "Scene to run (grid is the only one).")
+    var scene = "grid"
+
+    @Option(help: "Level file of the scene.")
+    var level = "Levels/bench-grid.json"
+
+    @Option(help: "Shots per run.")
+    var shots = 400
+
+    @Option(help: "Thread counts, comma-separated (e.g. 1,2).")
+    var threads = "1"
+
+    @Option(help: "Runs per thread count; the median is reported.")
+    var `repeat` = 3
+
+    @Option(help: "Also write one CSV row per thread count to this file.")
+    var csv: String?
+
+    @Flag(help: "Print one JSON object per thread count.")
+    var json = false
+
+    func run() throws {
+        guard scene == "grid" else { throw UserError("--scene: unknown scene '\(scene)' (expected grid)") }
+        guard shots >= 2 else { throw UserError("--shots: \(shots) is too few; give at least 2") }
+        guard `repeat` >= 1 else { throw UserError("--repeat: \(`repeat`) must be at least 1") }
+        let counts = try threads.split(separator: ",").map { part -> Int in
+            guard let t = Int(part), t >= 1, t <= 256 else {
+                throw UserError("--threads: '\(part)' is not a thread count from 1 to 256")
+            }
+            return t
+        }
+        let rules = Rules()
+        let lvl = try Files.loadLevel(level, rules: rules)
+        let angles = Benchmarks.gridAngles(shots)
+        var rows: [[String: Any]] = []
+        for t in counts {
+            var physics: [(steps: Int, seconds: Double)] = []
+            var game: [(steps: Int, seconds: Double)] = []
+            for _ in 0..<`repeat` {
+                physics.append(try Self.timed(threads: t, angles) { Benchmarks.physicsSteps(level: lvl, rules: rules, angles: $0) })
+                game.append(try Self.timed(threads: t, angles) {
+                    try Benchmarks.gameSteps(level: lvl, rules: rules, seed: 1, angles: $0)
+                })
+            }
+            let p = Self.median(physics), g = Self.median(game)
+            let row: [String: Any] = [
+                "engine": "peggle-gym \(PeggleGym.version)", "scene": scene, "pegs": lvl.pegs.count,
+                "shots": shots, "threads": t, "repeat": `repeat`, "cores": ProcessInfo.processInfo.activeProcessorCount,
+                "steps": p.steps, "seconds": Self.round(p.seconds, 4),
+                "steps_per_s": Self.round(Double(p.steps) / p.seconds, 1),
+                "shots_per_s": Self.round(Double(shots) / p.seconds, 1),
+                "mean_steps_per_shot": Self.round(Double(p.steps) / Double(shots), 1),
+                "steps_per_s_runs": physics.map { Self.round(Double($0.steps) / $0.seconds, 1) },
+                "game_steps": g.steps, "game_seconds": Self.round(g.seconds, 4),
+                "game_shots_per_s": Self.round(Double(shots) / g.seconds, 1),
+                "game_mean_steps_per_shot": Self.round(Double(g.steps) / Double(shots), 1),
+            ]
+            rows.append(row)
+            if json {
+                printLine(JSON.text(row))
+            } else {
+                printLine("threads \(t): physics \(row["steps_per_s"]!) steps/s, \(row["shots_per_s"]!) shots/s, "
+                    + "\(row["mean_steps_per_shot"]!) steps/shot; full game \(row["game_shots_per_s"]!) shots/s "
+                    + "(median of \(`repeat`))")
+            }
+        }
+        if let csv {
+            let cols = ["threads", "shots", "steps", "seconds", "steps_per_s", "shots_per_s", "mean_steps_per_shot",
+                        "game_shots_per_s", "game_mean_steps_per_shot"]
+            let text = ([cols.joined(separator: ",")] + rows.map { r in cols.map { "\(r[$0]!)" }.joined(separator: ",") })
+                .joined(separator: "\n") + "\n"
+            try Files.write(text, to: csv)
+        }
+    }
+
+    /// Runs `work` on `threads` contiguous chunks of `angles` at once; total steps and wall seconds.
+    static func timed(threads: Int, _ angles: [Double], _ work: @Sendable (ArraySlice<Double>) throws -> Int) throws
+        -> (steps: Int, seconds: Double) {
+        let chunks = (0..<threads).map { t in angles[(angles.count * t / threads)..<(angles.count * (t + 1) / threads)] }
+        let results = Results(count: threads)
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            results.set(t, Result { try work(chunks[t]) })
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (try results.values.reduce(0) { $0 + (try $1!.get()) }, seconds)
+    }
+
+    static func median(_ runs: [(steps: Int, seconds: Double)]) -> (steps: Int, seconds: Double) {
+        runs.sorted { $0.seconds < $1.seconds }[runs.count / 2]
+    }
+
+    static func round(_ v: Double, _ places: Int) -> Double {
+        let f = pow(10, Double(places))
+        return (v * f).rounded() / f
+    }
+}
+
+/// Per-thread results, each slot written by exactly one thread.
+final class Results: @unchecked Sendable {
+    private(set) var values: [Result<Int, Error>?]
+    private let lock = NSLock()
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<Int, Error>) {
+        lock.lock()
+        values[i] = r
+        lock.unlock()
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import PeggleGame
+
+/// `peggle level new NAME`
+struct LevelNew: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create an empty level file.",
+        discussion: "The name must be unique among the levels in the output folder. Add pegs with `peggle level edit add`.")
+
+    @Argument(help: "The level's name.")
+    var name: String
+
+    @Option(name: [.short, .long], help: "Output file (default: NAME as a file name in the current folder).")
+    var output: String?
+
+    @Option(help: "classic, beat_the_score or dodge.")
+    var mode = "classic"
+
+    @Option(help: "Classic: balls to start with.")
+    var balls = 10
+
+    @Option(help: "Beat the score: points to reach.")
+    var targetScore = 50_000
+
+    @Option(help: "Beat the score: game seconds allowed.")
+    var timeLimit = 120.0
+
+    @Option(help: "Dodge: clean shots needed.")
+    var shots = 5
+
+    @Option(help: "none, kaboom, spooky or multiball.")
+    var power = "none"
+
+    func run() throws {
+        guard let pw = Power(rawValue: power) else {
+            throw UserError("--power: unknown power '\(power)' (expected one of: \(Power.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let gameMode: GameMode
+        switch mode {
+        case "classic": gameMode = .classic(balls: balls)
+        case "beat_the_score": gameMode = .beatTheScore(targetScore: targetScore, timeLimit: timeLimit)
+        case "dodge": gameMode = .dodge(shots: shots)
+        default: throw UserError("--mode: unknown mode '\(mode)' (expected one of: classic, beat_the_score, dodge)")
+        }
+        let level = Level(name: name, mode: gameMode, power: pw)
+        // An empty level is valid except for its missing pegs; check everything else now.
+        if let issue = level.validate().first(where: { $0.path != "pegs" }) { throw UserError(issue.description) }
+        let path = output ?? Files.slug(name) + ".json"
+        let dir = Files.folder(of: path)
+        if FileManager.default.fileExists(atPath: path) {
+            throw UserError("\(path): already exists; choose another --output")
+        }
+        if let clash = Files.levelNames(in: dir).first(where: { $0.value.lowercased() == name.lowercased() }) {
+            throw UserError("\(path): a level named '\(name)' already exists in \(clash.key); level names must be unique")
+        }
+        try Files.write(LevelCodec.encode(level), to: path)
+        printLine("created \(path): '\(name)', \(gameMode.summary), power \(pw.rawValue)")
+    }
+}

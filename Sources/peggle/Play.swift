@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import PeggleGame
+
+/// `peggle play LEVEL --angles ...`: scripted shots, one line each, then a summary.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play scripted shots on a level and report each shot and the result.",
+        discussion: "Angles are radians from straight down, positive toward +x, within the aim range. "
+            + "The same level, seed and angles give the same output, byte for byte.")
+
+    @Argument(help: "A level file (JSON).")
+    var level: String
+
+    @Option(parsing: .unconditional, help: "Comma-separated aim angles in radians, e.g. 0.1,-0.35.")
+    var angles: String
+
+    @Option(help: "Seed for the game's random events (purple roaming).")
+    var seed: UInt64 = 0
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let rules = Rules()
+        let lvl = try Files.loadLevel(level, rules: rules)
+        let aims = try Parse.angles(angles, rules: rules)
+        var game = try GameState(level: lvl, rules: rules, seed: seed)
+        var records: [[String: Any]] = []
+        var played = 0
+        for (k, a) in aims.enumerated() where !game.isOver {
+            let r = try game.shoot(angle: a)
+            played += 1
+            records.append(Self.record(k + 1, r, game))
+            if !json { printLine(Self.line(k + 1, r, game)) }
+        }
+        let summary: [String: Any] = [
+            "won": game.status == .won, "status": game.status.rawValue, "score": game.score,
+            "shots": game.shotsTaken, "orange_cleared": game.orangeCleared, "orange_total": game.orangeTotal,
+            "balls_left": game.ballsLeft, "angles_unused": aims.count - played,
+            "game_seconds": game.elapsed,
+        ]
+        if json {
+            printLine(JSON.text([
+                "engine": PeggleGym.version, "level": lvl.name, "file": level, "seed": seed,
+                "mode": lvl.mode.name, "shots": records, "summary": summary,
+            ] as [String: Any]))
+            return
+        }
+        var s = "\(game.status == .won ? "won" : game.status == .lost ? "lost" : "playing"): score \(game.score), "
+            + "shots \(game.shotsTaken), orange cleared \(game.orangeCleared)/\(game.orangeTotal)"
+        switch lvl.mode {
+        case .classic: s += ", balls left \(game.ballsLeft)"
+        case .beatTheScore: s += ", game time \(String(format: "%.2f", game.elapsed)) s of \(LevelCodec.number(game.timeLeft! + game.elapsed)) s"
+        case .dodge: s += ", clean shots \(game.cleanShots), chances \(game.chances)"
+        }
+        if played < aims.count { s += " (game over; \(aims.count - played) angles not played)" }
+        printLine(s)
+    }
+
+    static func hitsText(_ h: KindCounts) -> String {
+        let parts = PegKind.allCases.filter { h[$0] > 0 }.map { "\(h[$0]) \($0.rawValue)" }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    static func line(_ n: Int, _ r: ShotResult, _ g: GameState) -> String {
+        var s = "shot \(n): angle \(String(format: "%+.4f", r.angle)), hit \(r.hits.total)\(hitsText(r.hits)), "
+            + "+\(r.points) points, free balls \(r.freeBalls), caught \(r.caught > 0 ? "yes" : "no"), "
+            + "\(String(format: "%.2f", r.duration)) s"
+        if r.timedOut { s += ", timed out" }
+        if r.stuckRemovals > 0 { s += ", \(r.stuckRemovals) pegs removed early (stuck ball)" }
+        if r.flips > 0 { s += ", board flipped" }
+        return s + " -> score \(g.score), orange left \(g.orangeRemaining)"
+    }
+
+    static func record(_ n: Int, _ r: ShotResult, _ g: GameState) -> [String: Any] {
+        var hits: [String: Any] = [:]
+        for k in PegKind.allCases { hits[k.rawValue] = r.hits[k] }
+        return [
+            "shot": n, "angle": r.angle, "hits": hits, "pegs_hit": r.hits.total, "points": r.points,
+            "free_balls": r.freeBalls, "caught": r.caught, "orange_cleared": r.orangeCleared,
+            "seconds": r.duration, "steps": r.steps, "timed_out": r.timedOut, "stuck_removals": r.stuckRemovals,
+            "flips": r.flips, "score": g.score, "balls_left": g.ballsLeft, "status": g.status.rawValue,
+        ]
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import PeggleGame
+import PegglePhysics
+
+/// Bad input from the user: printed as `error: ...` lines, exit code 2, nothing written.
+struct UserError: Error {
+    var lines: [String]
+    init(_ message: String) { lines = [message] }
+    init(lines: [String]) { self.lines = lines }
+}
+
+enum Files {
+    /// Reads and validates a level file; every problem names the file, the object and the field.
+    static func loadLevel(_ path: String, rules: Rules = Rules(), validate: Bool = true) throws -> Level {
+        let level = try decodeLevel(path)
+        if validate {
+            let issues = level.validate(rules: rules)
+            if !issues.isEmpty {
+                var lines = issues.prefix(10).map { "\(path): \($0)" }
+                if issues.count > 10 { lines.append("\(path): ... and \(issues.count - 10) more problems") }
+                throw UserError(lines: lines)
+            }
+        }
+        return level
+    }
+
+    /// Reads a level file without the semantic checks (the designer edits levels in progress).
+    static func decodeLevel(_ path: String) throws -> Level {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw UserError("\(path): no such file")
+        }
+        guard !isDir.boolValue else { throw UserError("\(path): is a directory, not a level file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UserError("\(path): cannot be read")
+        }
+        do {
+            return try LevelCodec.decode(data)
+        } catch {
+            throw UserError("\(path): \(error)")
+        }
+    }
+
+    /// Writes `text` to `path` atomically (a temporary file renamed into place), so a failed run
+    /// never leaves a partial file behind.
+    static func write(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let dir = URL(fileURLWithPath: folder(of: path))
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
+            throw UserError("\(path): the folder \(dir.path) does not exist")
+        }
+        do {
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw UserError("\(path): cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    /// Names of the levels in `dir` (files that decode), by path.
+    static func levelNames(in dir: String) -> [String: String] {
+        var out: [String: String] = [:]
+        let items = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        for item in items where item.hasSuffix(".json") {
+            let p = (dir as NSString).appendingPathComponent(item)
+            if let d = FileManager.default.contents(atPath: p), let l = try? LevelCodec.decode(d) { out[p] = l.name }
+        }
+        return out
+    }
+
+    /// The folder a path is in ("." for a bare file name).
+    static func folder(of path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
+    }
+
+    /// A file name made from a level name: lower case, words joined by '-'.
+    static func slug(_ name: String) -> String {
+        let parts = name.lowercased().unicodeScalars.split { !CharacterSet.alphanumerics.contains($0) || !$0.isASCII }
+        let s = parts.map { String(String.UnicodeScalarView($0)) }.joined(separator: "-")
+        return s.isEmpty ? "level" : s
+    }
+}
+
+enum Parse {
+    /// A list of aim angles in radians, "0.1,-0.3": each must be a number within the aim range.
+    static func angles(_ text: String, option: String = "--angles", rules: Rules) throws -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return try parts.enumerated().map { k, p in
+            guard let v = Double(p), !p.isEmpty else {
+                throw UserError("\(option): angle \(k + 1) '\(p)' is not a number (give radians, e.g. \(option) 0.1,-0.35)")
+            }
+            guard v.isFinite else { throw UserError("\(option): angle \(k + 1) '\(p)' is not a finite number") }
+            guard abs(v) <= rules.maxAim else {
+                throw UserError("\(option): angle \(k + 1) \(p) is outside -\(rules.maxAim)...\(rules.maxAim) radians")
+            }
+            return v
+        }
+    }
+
+    /// A point "x,y" in board units.
+    static func point(_ text: String, option: String) throws -> Vec2 {
+        let (a, b) = try pair(text, option: option)
+        return Vec2(a, b)
+    }
+
+    /// Two finite numbers "a,b".
+    static func pair(_ text: String, option: String) throws -> (Double, Double) {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite else {
+            throw UserError("\(option): '\(text)' is not two numbers like 120,340")
+        }
+        return (a, b)
+    }
+
+    /// A finite number.
+    static func number(_ text: String, option: String) throws -> Double {
+        guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+            throw UserError("\(option): '\(text)' is not a finite number")
+        }
+        return v
+    }
+}
+
+enum JSON {
+    /// Compact JSON text of a JSON-compatible value, keys sorted so output is byte-stable.
+    static func text(_ value: Any) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+func printLine(_ s: String) {
+    FileHandle.standardOutput.write(Data((s + "\n").utf8))
+}
+
+extension GameMode {
+    /// "classic, 10 balls".
+    var summary: String {
+        switch self {
+        case let .classic(balls): "classic, \(balls) balls"
+        case let .beatTheScore(target, limit): "beat the score: \(target) in \(LevelCodec.number(limit)) s"
+        case let .dodge(shots): "dodge: \(shots) clean shots"
+        }
+    }
+}
