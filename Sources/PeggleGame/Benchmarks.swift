@@ -31,16 +31,24 @@ public enum Benchmarks {
         return total
     }
 
-    /// Full game, every rule on: shots at the given angles in order on one game, starting a new
-    /// game (same seed) whenever one ends. Returns the number of fixed steps simulated.
-    public static func gameSteps(level: Level, rules: Rules, seed: UInt64, angles: ArraySlice<Double>) throws -> Int {
-        let fresh = try GameState(level: level, rules: rules, seed: seed)
-        var game = fresh
-        var total = 0
-        for a in angles {
-            if game.isOver { game = fresh }
-            total += try game.shoot(angle: a).steps
+    /// Full game, every rule on: episode `e` is a new game with seed `e` whose shots take the
+    /// angles in order from position `7 e` (wrapping), until the game ends or `maxShots`.
+    /// Episodes are independent, so the work does not depend on how they are split across
+    /// threads. Returns shots taken and fixed steps simulated.
+    public static func gameEpisodes(level: Level, rules: Rules, episodes: Range<Int>, angles: [Double],
+                                    maxShots: Int = 200) throws -> (shots: Int, steps: Int) {
+        let fresh = try GameState(level: level, rules: rules, seed: 0)
+        var shots = 0, steps = 0
+        for e in episodes {
+            var game = fresh
+            game.reseed(UInt64(e))
+            var k = 7 * e
+            while !game.isOver && shots < Int.max && k - 7 * e < maxShots {
+                steps += try game.shoot(angle: angles[k % angles.count]).steps
+                shots += 1
+                k += 1
+            }
         }
-        return total
+        return (shots, steps)
     }
 }

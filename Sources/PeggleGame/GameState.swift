@@ -85,6 +85,9 @@ public struct GameState: Sendable {
         scratch.reserveCapacity(16)
     }
 
+    /// Restarts the random stream from `seed` (a copy of a fresh game becomes a new game).
+    public mutating func reseed(_ seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
     // MARK: Reading the state
 
     public var isOver: Bool { status != .playing }

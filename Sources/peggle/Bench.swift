@@ -9,7 +9,8 @@ struct Bench: ParsableCommand {
         abstract: "Measure simulation speed on the benchmark scene (Levels/bench-grid.json).",
         discussion: "Physics only: N shots at angles spread over [-1.3, 1.3], pegs never removed, no bucket, "
             + "each until the ball falls below y = 620 or 30 s (the scene of ../shared/bench). "
-            + "Full game: the same angles played as classic games with every rule on. "
+            + "Full game: shots/10 complete classic games with every rule on (episode e: seed e, the same "
+            + "angles taken in turn from offset 7e). "
             + "Build with `swift build -c release` before measuring.")
 
     @Option(help: "Scene to run (grid is the only one).")
@@ -48,12 +49,17 @@ struct Bench: ParsableCommand {
         let angles = Benchmarks.gridAngles(shots)
         var rows: [[String: Any]] = []
         for t in counts {
-            var physics: [(steps: Int, seconds: Double)] = []
-            var game: [(steps: Int, seconds: Double)] = []
+            var physics: [Run] = []
+            var game: [Run] = []
+            let episodes = max(1, shots / 10)
             for _ in 0..<`repeat` {
-                physics.append(try Self.timed(threads: t, angles) { Benchmarks.physicsSteps(level: lvl, rules: rules, angles: $0) })
-                game.append(try Self.timed(threads: t, angles) {
-                    try Benchmarks.gameSteps(level: lvl, rules: rules, seed: 1, angles: $0)
+                physics.append(try Self.timed(threads: t, count: angles.count) { range in
+                    let steps = Benchmarks.physicsSteps(level: lvl, rules: rules, angles: angles[range])
+                    return Run(shots: range.count, steps: steps, seconds: 0)
+                })
+                game.append(try Self.timed(threads: t, count: episodes) { range in
+                    let r = try Benchmarks.gameEpisodes(level: lvl, rules: rules, episodes: range, angles: angles)
+                    return Run(shots: r.shots, steps: r.steps, seconds: 0)
                 })
             }
             let p = Self.median(physics), g = Self.median(game)
@@ -65,9 +71,11 @@ struct Bench: ParsableCommand {
                 "shots_per_s": Self.round(Double(shots) / p.seconds, 1),
                 "mean_steps_per_shot": Self.round(Double(p.steps) / Double(shots), 1),
                 "steps_per_s_runs": physics.map { Self.round(Double($0.steps) / $0.seconds, 1) },
-                "game_steps": g.steps, "game_seconds": Self.round(g.seconds, 4),
-                "game_shots_per_s": Self.round(Double(shots) / g.seconds, 1),
-                "game_mean_steps_per_shot": Self.round(Double(g.steps) / Double(shots), 1),
+                "game_shots_per_s_runs": game.map { Self.round(Double($0.shots) / $0.seconds, 1) },
+                "game_episodes": episodes, "game_shots": g.shots, "game_steps": g.steps,
+                "game_seconds": Self.round(g.seconds, 4),
+                "game_shots_per_s": Self.round(Double(g.shots) / g.seconds, 1),
+                "game_mean_steps_per_shot": Self.round(Double(g.steps) / Double(g.shots), 1),
             ]
             rows.append(row)
             if json {
@@ -87,20 +95,31 @@ struct Bench: ParsableCommand {
         }
     }
 
-    /// Runs `work` on `threads` contiguous chunks of `angles` at once; total steps and wall seconds.
-    static func timed(threads: Int, _ angles: [Double], _ work: @Sendable (ArraySlice<Double>) throws -> Int) throws
-        -> (steps: Int, seconds: Double) {
-        let chunks = (0..<threads).map { t in angles[(angles.count * t / threads)..<(angles.count * (t + 1) / threads)] }
+    /// Work done by one run: shots, fixed steps, wall seconds.
+    struct Run {
+        var shots: Int, steps: Int, seconds: Double
+    }
+
+    /// Runs `work` on `threads` contiguous chunks of `0..<count` at once; sums and wall time.
+    static func timed(threads: Int, count: Int, _ work: @Sendable (Range<Int>) throws -> Run) throws -> Run {
+        let chunks = (0..<threads).map { t in (count * t / threads)..<(count * (t + 1) / threads) }
         let results = Results(count: threads)
         let start = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             results.set(t, Result { try work(chunks[t]) })
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (try results.values.reduce(0) { $0 + (try $1!.get()) }, seconds)
+        var total = Run(shots: 0, steps: 0, seconds: seconds)
+        for r in results.values {
+            let run = try r!.get()
+            total.shots += run.shots
+            total.steps += run.steps
+        }
+        return total
     }
 
-    static func median(_ runs: [(steps: Int, seconds: Double)]) -> (steps: Int, seconds: Double) {
+    /// The run with the median wall time.
+    static func median(_ runs: [Run]) -> Run {
         runs.sorted { $0.seconds < $1.seconds }[runs.count / 2]
     }
 
@@ -112,10 +131,10 @@ struct Bench: ParsableCommand {
 
 /// Per-thread results, each slot written by exactly one thread.
 final class Results: @unchecked Sendable {
-    private(set) var values: [Result<Int, Error>?]
+    private(set) var values: [Result<Bench.Run, Error>?]
     private let lock = NSLock()
     init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<Int, Error>) {
+    func set(_ i: Int, _ r: Result<Bench.Run, Error>) {
         lock.lock()
         values[i] = r
         lock.unlock()

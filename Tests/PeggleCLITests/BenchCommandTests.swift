@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@Suite("peggle bench")
+struct BenchCommandTests {
+    @Test("reports the fields the issue asks for, and the work does not depend on the thread count")
+    func fieldsAndThreads() throws {
+        let dir = try CLI.tempDir()
+        let csv = dir.appendingPathComponent("bench.csv")
+        let r = try CLI.run(["bench", "--scene", "grid", "--shots", "24", "--threads", "1,2", "--repeat", "1",
+                             "--json", "--csv", csv.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try r.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.count == 2)
+        for key in ["steps_per_s", "shots_per_s", "mean_steps_per_shot", "threads", "game_shots_per_s", "steps"] {
+            #expect(rows.allSatisfy { $0[key] != nil }, "missing \(key)")
+        }
+        #expect(rows[0]["threads"] as? Int == 1)
+        #expect(rows[1]["threads"] as? Int == 2)
+        // Same shots split over two threads: exactly the same simulated steps.
+        #expect(rows[0]["steps"] as? Int == rows[1]["steps"] as? Int)
+        #expect(rows[0]["game_steps"] as? Int == rows[1]["game_steps"] as? Int)
+        #expect(rows[0]["game_shots"] as? Int == rows[1]["game_shots"] as? Int)
+        let lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("threads,shots,steps"))
+    }
+
+    @Test("bad options are refused with exit code 2",
+          arguments: [["--scene", "cube"], ["--threads", "0"], ["--threads", "x"], ["--shots", "1"]])
+    func badOptions(args: [String]) throws {
+        let r = try CLI.run(["bench"] + args)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: "))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// What a run of the `peggle` binary did.
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    /// The repository root (for the bundled levels).
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `peggle` binary built beside the test bundle, or $PEGGLE_BIN.
+    static let binary: URL = {
+        if let env = ProcessInfo.processInfo.environment["PEGGLE_BIN"] { return URL(fileURLWithPath: env) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // On some platforms the test runner sits inside the .xctest bundle.
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("peggle")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/peggle")
+    }()
+
+    /// Runs `peggle args...` in `cwd` and waits for it.
+    static func run(_ args: [String], cwd: URL? = nil) throws -> RunResult {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = cwd ?? root
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read before waiting so a large output cannot fill the pipe and stall the child.
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return RunResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                         stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// A fresh empty folder.
+    static func tempDir() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("peggle-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A minimal valid classic level's JSON text with the given pegs (JSON objects as text).
+    static func levelText(name: String = "Test Level", pegs: [String], extra: String = "") -> String {
+        "{\"format\": 1, \"name\": \"\(name)\", \"mode\": {\"type\": \"classic\", \"balls\": 3}, \"power\": \"none\"\(extra), "
+            + "\"pegs\": [\(pegs.joined(separator: ", "))], \"blocks\": []}"
+    }
+}
