@@ -43,7 +43,7 @@ public enum Benchmarks {
             var game = fresh
             game.reseed(UInt64(e))
             var k = 7 * e
-            while !game.isOver && shots < Int.max && k - 7 * e < maxShots {
+            while !game.isOver && k - 7 * e < maxShots {
                 steps += try game.shoot(angle: angles[k % angles.count]).steps
                 shots += 1
                 k += 1
