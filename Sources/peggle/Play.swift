@@ -18,7 +18,7 @@ struct Play: ParsableCommand {
     @Option(help: "Seed for the game's random events (purple roaming).")
     var seed: UInt64 = 0
 
-    @Flag(help: "Print one JSON object instead of text.")
+    @Flag(help: "Print one JSON object instead of text (each shot lists the ids of the pegs it lit).")
     var json = false
 
     func run() throws {
@@ -29,7 +29,7 @@ struct Play: ParsableCommand {
         var records: [[String: Any]] = []
         var played = 0
         for (k, a) in aims.enumerated() where !game.isOver {
-            let r = try game.shoot(angle: a)
+            let r = try game.shoot(angle: a, recordTrajectory: json)
             played += 1
             records.append(Self.record(k + 1, r, game))
             if !json { printLine(Self.line(k + 1, r, game)) }
@@ -81,6 +81,7 @@ struct Play: ParsableCommand {
             "free_balls": r.freeBalls, "caught": r.caught, "orange_cleared": r.orangeCleared,
             "seconds": r.duration, "steps": r.steps, "timed_out": r.timedOut, "stuck_removals": r.stuckRemovals,
             "flips": r.flips, "score": g.score, "balls_left": g.ballsLeft, "status": g.status.rawValue,
+            "lit_pegs": (r.trajectory?.litPegs ?? []).map { g.level.pegs[$0].id },
         ]
     }
 }

@@ -1,4 +1,4 @@
-"""The level JSON Schema (Levels/level.schema.json) accepts every bundled level and rejects
+"""The level JSON Schema (Levels/schema/level.schema.json) accepts every bundled level and rejects
 malformed ones, so tools in other languages can trust it."""
 import copy
 import json
@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "Levels" / "level.schema.json").read_text())
-LEVELS = sorted(p for p in (ROOT / "Levels").glob("*.json") if p.name != "level.schema.json")
+SCHEMA = json.loads((ROOT / "Levels" / "schema" / "level.schema.json").read_text())
+LEVELS = sorted((ROOT / "Levels").glob("*.json"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
