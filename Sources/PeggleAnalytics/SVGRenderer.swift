@@ -51,23 +51,15 @@ public struct SVGRenderer: Sendable {
     public func render(_ state: GameState, shots: [ShotResult] = [], title: String? = nil) -> String {
         let level = state.level
         var scene = Scene(rules: state.rules, level: level)
-        // Which shot lit each peg, and the board's turn (confusement flips) when it did: the frame's
-        // target less the flips still to come, counting each flip as done from the moment its
-        // confusement peg lit up (a flip takes `Rules.flipDuration`; pegs lit while it is under way
-        // are drawn as if it were over).
+        // Which shot lit each peg, and the board's turn (confusement flips) when it did, as the
+        // trajectory recorded it.
         let frame = state.world.frame
-        var flipsLeft = shots.reduce(0) { $0 + max(0, $1.flips) }
         var litBy: [Int: (shot: Int, angle: Double)] = [:]
         for (k, shot) in shots.enumerated() {
-            var flipsInShot = max(0, shot.flips)
-            for i in shot.trajectory?.litPegs ?? [] where level.pegs.indices.contains(i) && i < state.pegs.count {
-                if litBy[i] == nil { litBy[i] = (k, frame.target - Trig.pi * Double(flipsLeft)) }
-                if state.pegs[i].kind == .confusement && flipsInShot > 0 {
-                    flipsInShot -= 1
-                    flipsLeft -= 1
-                }
+            guard let t = shot.trajectory else { continue }
+            for (j, i) in t.litPegs.enumerated() where level.pegs.indices.contains(i) && i < state.pegs.count {
+                if litBy[i] == nil { litBy[i] = (k, j < t.litAngles.count ? t.litAngles[j] : frame.angle) }
             }
-            flipsLeft -= flipsInShot
         }
         for (i, peg) in level.pegs.enumerated() where i < state.pegs.count {
             let pegState = state.pegs[i]

@@ -217,6 +217,7 @@ public struct GameState: Sendable {
         if kind == .orange { orangeHit += 1 }
         shot.hits[kind] += 1
         shot.trajectory?.litPegs.append(i)
+        shot.trajectory?.litAngles.append(world.frame.angle)
         switch kind {
         case .green:
             shot.powers += 1
@@ -324,6 +325,9 @@ public struct GameState: Sendable {
     }
 
     mutating func finish(_ shot: inout ShotResult) {
+        // A flip still under way completes now: no ball is left for it to push, and the next
+        // aim (and any observer) must see the board at rest.
+        world.completeTurn()
         for i in pegs.indices {
             pegs[i].impacts = 0
             if pegs[i].isLit && !pegs[i].isRemoved { remove(i, &shot) }

@@ -188,6 +188,15 @@ extension Level {
         if hi.y > rules.laneTop {
             return issue("reaches into the bucket's lane: bottom edge at y = \(fmt(hi.y)) > \(fmt(rules.laneTop))")
         }
+        // The confusement flip turns everything half a turn about the board centre, so in a level
+        // with a confusement peg every object must also be valid where the flip puts it: at least
+        // (height - laneTop) below the top edge.
+        if pegs.contains(where: { $0.kind == .confusement }) {
+            let top = rules.physics.boardHeight - rules.laneTop
+            if lo.y < top {
+                return issue("is too near the top for a level with a confusement peg: top edge at y = \(fmt(lo.y)) < \(fmt(top)), so the flip would put it in the bucket's lane")
+            }
+        }
         let gap = ObstacleStore.distance(from: rules.cannon, to: s)
         if gap < rules.cannonClearance {
             return issue("is \(fmt(max(gap, 0))) from the cannon at (\(fmt(rules.cannon.x)), \(fmt(rules.cannon.y))); keep \(fmt(rules.cannonClearance)) clear")

@@ -44,6 +44,9 @@ public struct Trajectory: Sendable, Equatable {
     public var paths: [Path] = []
     /// Peg indices in the order they lit up.
     public var litPegs: [Int] = []
+    /// The board's turn (radians, confusement flips) at the moment each peg of `litPegs` lit up,
+    /// so a picture can put a peg where the ball met it.
+    public var litAngles: [Double] = []
     /// Centres of kaboom explosions (world frame).
     public var explosions: [Vec2] = []
     /// Bucket centre x at each recorded step (board units).

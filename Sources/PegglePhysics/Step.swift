@@ -85,14 +85,8 @@ extension PhysicsWorld {
         }
 
         frame.angle = k.frameEnd
-        if !frame.isTurning {
-            // Whole turns are the identity: keep the angle small so the fast path applies.
-            let twoPi = 2 * Trig.pi
-            if abs(frame.angle - twoPi) < 1e-9 || abs(frame.angle + twoPi) < 1e-9 {
-                frame.angle = 0
-                frame.target = 0
-            }
-        }
+        // Whole turns are the identity: keep the angle small so the fast path applies.
+        if !frame.isTurning { completeTurn() }
         if let end = bucketEnd {
             bucket!.x = end.x
             bucket!.direction = end.direction

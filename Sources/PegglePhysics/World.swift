@@ -101,6 +101,16 @@ public struct PhysicsWorld: Sendable {
         frame.angularSpeed = rate
     }
 
+    /// Finishes any turn at once (for when no ball is in play, so nothing can be pushed).
+    public mutating func completeTurn() {
+        frame.angle = frame.target
+        let twoPi = 2 * Trig.pi
+        if abs(frame.angle - twoPi) < 1e-9 || abs(frame.angle + twoPi) < 1e-9 {
+            frame.angle = 0
+            frame.target = 0
+        }
+    }
+
     /// World position of a local point under the current frame.
     public func worldPoint(_ local: Vec2) -> Vec2 { frame.toWorld(local, angle: frame.angle) }
 
