@@ -89,11 +89,11 @@ def first_steps():
     lv = Level("First Steps", "Three wide arcs with plenty of room; the orange pegs sit where straight shots go.",
                ("classic", 10))
     for k, (x, y) in enumerate(arc(400, 120, 200, 30, 150, 13)):
-        lv.peg("orange" if k in (3, 5, 7, 9) else "blue", x, y)
+        lv.peg("orange" if k in (4, 6, 8) else "blue", x, y)
     for k, (x, y) in enumerate(arc(400, 200, 260, 35, 145, 15)):
-        lv.peg("orange" if k in (4, 7, 10) else "blue", x, y)
+        lv.peg("orange" if k in (6, 8) else "blue", x, y)
     for k, (x, y) in enumerate(row(120, 680, 500, 11)):
-        lv.peg("orange" if k in (3, 7) else "blue", x, y)
+        lv.peg("orange" if k == 5 else "blue", x, y)
     return lv
 
 
