@@ -356,13 +356,17 @@ public struct GameState: Sendable {
 
     /// Original Peggle's roaming purple: at the start of each turn after the first, unlit purple
     /// pegs turn blue and as many random blue pegs (the designer's purple count) turn purple.
+    /// A purple peg moves: the pegs that were purple are drawn again only if no other blue is left.
     mutating func roamPurple() {
         guard level.purpleRoams, purpleSlots > 0 else { return }
-        for i in pegs.indices where pegs[i].kind == .purple && !pegs[i].isRemoved {
-            pegs[i].kind = .blue
-        }
         scratch.removeAll(keepingCapacity: true)
         for i in pegs.indices where pegs[i].kind == .blue && !pegs[i].isRemoved { scratch.append(Int32(i)) }
+        let fresh = scratch.count
+        for i in pegs.indices where pegs[i].kind == .purple && !pegs[i].isRemoved {
+            pegs[i].kind = .blue
+            scratch.append(Int32(i))
+        }
+        if fresh >= purpleSlots { scratch.removeLast(scratch.count - fresh) }
         for _ in 0..<min(purpleSlots, scratch.count) {
             let k = rng.nextInt(below: scratch.count)
             pegs[Int(scratch[k])].kind = .purple

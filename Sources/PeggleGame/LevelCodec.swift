@@ -17,11 +17,16 @@ public enum LevelCodec {
     public static func decode(_ data: Data) throws(LevelFormatError) -> Level {
         // Bare NaN and Infinity are not JSON; quote them so the value reaches validation, which
         // names the field, instead of failing as "not JSON" with no place.
-        let quoted = quoteNonFiniteTokens(data)
+        let scan = prescan(data)
+        if let comma = scan.trailingComma {
+            throw LevelFormatError(path: "", message: "not valid JSON: a trailing comma at \(position(comma, in: data))")
+        }
+        let quoted = scan.quoted
         do {
             _ = try JSONSerialization.jsonObject(with: quoted, options: [.fragmentsAllowed])
         } catch {
-            throw LevelFormatError(path: "", message: "not valid JSON: " + syntaxMessage(error, in: quoted))
+            throw LevelFormatError(path: "", message: "not valid JSON: "
+                + syntaxMessage(error, in: data, quotedTokens: scan.quotedTokens))
         }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
@@ -110,11 +115,16 @@ public enum LevelCodec {
         return out + "\""
     }
 
-    /// Wraps bare NaN, Infinity and -Infinity tokens (outside strings) in quotes.
-    static func quoteNonFiniteTokens(_ data: Data) -> Data {
+    /// One pass over the text outside strings: bare NaN, Infinity and -Infinity tokens wrapped
+    /// in quotes (with their offsets in the original), and the first trailing comma (a comma
+    /// before `]` or `}`, which Foundation accepts but JSON does not).
+    static func prescan(_ data: Data) -> (quoted: Data, quotedTokens: [Int], trailingComma: Int?) {
         let bytes = [UInt8](data)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
+        var tokensAt: [Int] = []
+        var lastComma: Int?
+        var comma: Int?
         var i = 0
         var inString = false
         let tokens: [[UInt8]] = [Array("-Infinity".utf8), Array("Infinity".utf8), Array("NaN".utf8)]
@@ -127,8 +137,20 @@ public enum LevelCodec {
                 i += 1
                 continue
             }
+            switch c {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                break
+            case UInt8(ascii: ","):
+                lastComma = i
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if let l = lastComma, comma == nil { comma = l }
+                lastComma = nil
+            default:
+                lastComma = nil
+            }
             if c == UInt8(ascii: "\"") { inString = true; out.append(c); i += 1; continue }
             if let t = tokens.first(where: { i + $0.count <= bytes.count && Array(bytes[i..<i + $0.count]) == $0 }) {
+                tokensAt.append(i)
                 out.append(UInt8(ascii: "\""))
                 out += t
                 out.append(UInt8(ascii: "\""))
@@ -138,21 +160,30 @@ public enum LevelCodec {
             out.append(c)
             i += 1
         }
-        return Data(out)
+        return (Data(out), tokensAt, comma)
     }
 
-    /// JSONSerialization's message with its character offset turned into line and column.
-    static func syntaxMessage(_ error: Error, in data: Data) -> String {
-        let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression),
-              let offset = Int(text[range].dropFirst("character ".count))
-        else { return text }
+    /// "line L, column C" of a byte offset.
+    static func position(_ offset: Int, in data: Data) -> String {
         var line = 1, column = 1
         for (k, b) in data.enumerated() {
             if k >= offset { break }
             if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
-        return text.replacingOccurrences(of: "around character \(offset)", with: "at line \(line), column \(column)")
+        return "line \(line), column \(column)"
+    }
+
+    /// JSONSerialization's message with its character offset (in the quoted text) turned into a
+    /// line and column of the original text.
+    static func syntaxMessage(_ error: Error, in data: Data, quotedTokens: [Int]) -> String {
+        let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression),
+              let offset = Int(text[range].dropFirst("character ".count))
+        else { return text }
+        // Each quoted token before the offset added two quote marks.
+        var original = offset
+        for (k, start) in quotedTokens.enumerated() where start + 2 * k < offset { original -= 2 }
+        return text.replacingOccurrences(of: "around character \(offset)", with: "at " + position(original, in: data))
     }
 
     static func pathString(_ path: [CodingKey]) -> String {
@@ -211,6 +242,26 @@ extension KeyedDecodingContainer where K == AnyKey {
     }
 
     func value<T: Decodable>(_ name: String) throws -> T { try decode(T.self, forKey: AnyKey(name)) }
+
+    /// A whole number, read as a number first so a fraction is reported at its field (Foundation
+    /// reports `2.5` in an integer field as corrupt data with no place).
+    func whole(_ name: String) throws -> Int {
+        let v: Double
+        do {
+            v = try decode(Double.self, forKey: AnyKey(name))
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw DecodingError.typeMismatch(Int.self, context)
+        }
+        guard v.isFinite, v == v.rounded(), abs(v) <= 9_007_199_254_740_992 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyKey(name), in: self, debugDescription: "expected a whole number, found \(LevelCodec.number(v))")
+        }
+        return Int(v)
+    }
+
+    func optionalWhole(_ name: String) throws -> Int? {
+        try contains(AnyKey(name)) && !decodeNil(forKey: AnyKey(name)) ? whole(name) : nil
+    }
     func optional<T: Decodable>(_ name: String) throws -> T? { try decodeIfPresent(T.self, forKey: AnyKey(name)) }
 
     /// A string field that must be one of `T`'s raw values.
@@ -237,7 +288,7 @@ struct LevelFile: Decodable {
         let c = try decoder.container(keyedBy: AnyKey.self)
         try c.rejectUnknown(allowed: ["format", "name", "author", "description", "read_only", "mode", "power",
                                       "purple_roams", "pegs", "blocks"])
-        let format: Int = try c.value("format")
+        let format = try c.whole("format")
         guard format == Level.formatVersion else {
             throw DecodingError.dataCorruptedError(
                 forKey: AnyKey("format"), in: c,
@@ -278,13 +329,13 @@ struct ModeField: Decodable {
         switch kind {
         case .classic:
             try c.rejectUnknown(allowed: ["type", "balls"])
-            mode = .classic(balls: try c.optional("balls") ?? 10)
+            mode = .classic(balls: try c.optionalWhole("balls") ?? 10)
         case .beat_the_score:
             try c.rejectUnknown(allowed: ["type", "target_score", "time_limit"])
-            mode = .beatTheScore(targetScore: try c.value("target_score"), timeLimit: try c.optional("time_limit") ?? 120)
+            mode = .beatTheScore(targetScore: try c.whole("target_score"), timeLimit: try c.optional("time_limit") ?? 120)
         case .dodge:
             try c.rejectUnknown(allowed: ["type", "shots"])
-            mode = .dodge(shots: try c.optional("shots") ?? 5)
+            mode = .dodge(shots: try c.optionalWhole("shots") ?? 5)
         }
     }
 }
@@ -299,7 +350,7 @@ struct PegField: Decodable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.optional("id")
+        id = try c.optionalWhole("id")
         kind = try c.choice("kind")
         center = Vec2(try c.value("x"), try c.value("y"))
         let outline: Outline = try c.choice("shape", default: .circle)
@@ -324,7 +375,7 @@ struct BlockField: Decodable {
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         try c.rejectUnknown(allowed: ["id", "shape", "x", "y", "width", "height", "rotation", "springiness"])
-        id = try c.optional("id")
+        id = try c.optionalWhole("id")
         shape = try c.choice("shape")
         center = Vec2(try c.value("x"), try c.value("y"))
         width = try c.value("width")

@@ -142,7 +142,7 @@ extension Level {
             if v.isNaN {
                 out.append(LevelIssue(path: p, objectId: id, field: field, message: "NaN is not a number"))
             } else if !v.isFinite {
-                out.append(LevelIssue(path: p, objectId: id, field: field, message: "\(LevelCodec.number(v)) is not a finite number"))
+                out.append(LevelIssue(path: p, objectId: id, field: field, message: "\(v > 0 ? "Infinity" : "-Infinity") is not a finite number"))
             } else if v < lo || v > hi {
                 out.append(LevelIssue(path: p, objectId: id, field: field,
                                       message: "\(LevelCodec.number(v)) is outside \(LevelCodec.number(lo))...\(LevelCodec.number(hi))\(unit)"))

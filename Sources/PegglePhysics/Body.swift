@@ -41,8 +41,10 @@ public struct Contact: Sendable, Equatable {
     public var normal: Vec2
     /// Closing speed along the normal before the response, units/s (>= 0).
     public var impactSpeed: Double
-    /// Ball velocity just before the response, units/s.
+    /// Ball velocity at the moment of the event, before the response, units/s.
     public var velocityBefore: Vec2
+    /// Simulated time of the event, seconds (between the step's start and end).
+    public var time: Double
 }
 
 /// The bucket: two rims (vertical capsules) that slide left and right along the bottom at a steady

@@ -407,9 +407,34 @@ public struct ObstacleStore: Sendable {
 
 extension ObstacleStore {
     /// `center` moved out of every enabled obstacle it overlaps, so a ball there touches nothing
-    /// (surfaces `slop` apart). A few passes settle a ball wedged between neighbours. Linear in
-    /// the number of obstacles: for spawns and teleports, not for stepping.
+    /// (surfaces at least `slop` apart). Pushing out of each overlap in turn settles most cases;
+    /// a ball wedged where pushes cancel (between two close pegs) is moved to the nearest free
+    /// spot on rings of growing radius instead. Linear in the number of obstacles: for spawns
+    /// and teleports, not for stepping.
     public func pushedOut(_ center: Vec2, slop: Double) -> Vec2 {
+        let pushed = pushedEach(center, slop: slop)
+        if isFree(pushed, slop: slop) { return pushed }
+        for ring in 1...400 {
+            let radius = Double(ring) * 0.5
+            for k in 0..<32 {
+                // Start straight up (out of most pockets), then alternate sides.
+                let turn = Double((k + 1) / 2) * (k % 2 == 0 ? 1 : -1) * Trig.pi / 16
+                let candidate = center + Vec2(Trig.sin(turn), -Trig.cos(turn)) * radius
+                if isFree(candidate, slop: slop) { return candidate }
+            }
+        }
+        return pushed
+    }
+
+    /// Whether a ball centred at `p` is at least `slop` clear of every enabled obstacle.
+    func isFree(_ p: Vec2, slop: Double) -> Bool {
+        for (i, o) in obstacles.enumerated() where storage.isEnabled[i] {
+            if Self.distance(from: p, to: o.shape) < ballRadius + slop * 0.5 { return false }
+        }
+        return true
+    }
+
+    func pushedEach(_ center: Vec2, slop: Double) -> Vec2 {
         var p = center
         let need = ballRadius + slop
         for _ in 0..<4 {

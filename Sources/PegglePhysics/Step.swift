@@ -1,3 +1,13 @@
+/// Per-ball bookkeeping within one sub-step.
+struct BallScratch: Sendable {
+    /// Displacement over the rest of the sub-step at the current drift velocity.
+    var d = Vec2.zero
+    /// Normal of the last resting contact with a static surface this sub-step, or zero.
+    var restNormal = Vec2.zero
+    /// Events this ball took part in this sub-step.
+    var events: Int32 = 0
+}
+
 /// The fixed step: kick-drift-kick integration with continuous, event-ordered collision.
 extension PhysicsWorld {
     /// Advances the simulation by `config.timeStep` seconds. `contacts` then holds this step's events.
@@ -34,6 +44,8 @@ extension PhysicsWorld {
     /// Kinematic state over one sub-step: where the frame and bucket start and end.
     struct Kinematics {
         var h: Double
+        /// Simulated time at the start of the sub-step, seconds.
+        var start: Double
         var frameStart: Double, frameEnd: Double
         var bucketStart: Double, bucketEnd: Double
         /// Frame angle and bucket x at time `t` into the sub-step.
@@ -43,28 +55,28 @@ extension PhysicsWorld {
 
     mutating func substep(_ h: Double) {
         let bucketEnd = bucket?.advanced(by: h)
-        let k = Kinematics(h: h, frameStart: frame.angle, frameEnd: frame.advanced(by: h),
+        let k = Kinematics(h: h, start: time, frameStart: frame.angle, frameEnd: frame.advanced(by: h),
                            bucketStart: bucket?.x ?? 0, bucketEnd: bucketEnd?.x ?? 0)
         // Move the buffers out of `self` into locals, so writes need no uniqueness checks and
         // the closures capture locals only (capturing `self` would make the compiler copy it).
         var bs = balls
         balls = []
-        var ds = displacement
-        displacement = []
+        var ss = scratch
+        scratch = []
         var cs = contacts
         contacts = []
         let store = self.store, config = self.config, fr = self.frame, bk = self.bucket
         var gone: UInt64 = 0
         if !bs.isEmpty {
             bs.withUnsafeMutableBufferPointer { b in
-                ds.withUnsafeMutableBufferPointer { d in
+                ss.withUnsafeMutableBufferPointer { sc in
                     gone = Self.drift(k, config: config, store: store, frame: fr, bucket: bk,
-                                      contacts: &cs, balls: b, displacement: d)
+                                      contacts: &cs, balls: b, scratch: sc)
                 }
             }
         }
         balls = bs
-        displacement = ds
+        scratch = ss
         contacts = cs
 
         // Take out caught balls and balls that left the board; keep the others in order.
@@ -77,7 +89,7 @@ extension PhysicsWorld {
                 balls.remove(at: i)
             } else if b.position.y > config.exitY || !b.position.isFinite || !b.velocity.isFinite {
                 contacts.append(Contact(kind: .fellOut, ball: b.id, other: -1, point: b.position, normal: .zero,
-                                        impactSpeed: 0, velocityBefore: b.velocity))
+                                        impactSpeed: 0, velocityBefore: b.velocity, time: k.start + h))
                 balls.remove(at: i)
             } else {
                 i += 1
@@ -85,7 +97,7 @@ extension PhysicsWorld {
         }
 
         frame.angle = k.frameEnd
-        // Whole turns are the identity: keep the angle small so the fast path applies.
+        // At rest, keep the angle reduced so whole turns take the fast path.
         if !frame.isTurning { completeTurn() }
         if let end = bucketEnd {
             bucket!.x = end.x
@@ -97,37 +109,52 @@ extension PhysicsWorld {
     /// Kick-drift-kick: half of gravity's impulse, a straight drift in which every contact is
     /// found and resolved in time order, then the other half. Free flight lands exactly on the
     /// parabola, and a resting contact leaves a tangential drift, so sliding balls keep moving.
-    /// Returns a bit mask of balls caught by the bucket.
+    ///
+    /// Each ball may take part in `maxEventsPerSubstep` events per sub-step; a ball past its
+    /// budget is parked (it stays put) for the rest of the sub-step while the others go on, so a
+    /// wedged ball cannot hold up the rest. Returns a bit mask of balls caught by the bucket.
     /// Static with borrowed inputs so the hot loop never copies the world.
     static func drift(_ k: Kinematics, config: borrowing PhysicsConfig, store: borrowing ObstacleStore,
                       frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout [Contact],
-                      balls b: UnsafeMutableBufferPointer<Ball>, displacement d: UnsafeMutableBufferPointer<Vec2>)
+                      balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
         -> UInt64 {
         let n = b.count
         let halfKick = config.gravity * (0.5 * k.h)
-        for i in 0..<n { b[i].velocity += halfKick }
+        for i in 0..<n {
+            b[i].velocity += halfKick
+            sc[i] = BallScratch()
+        }
         var gone: UInt64 = 0
+        var parked: UInt64 = 0
         var t = 0.0
-        var events = 0
         var detail = HitDetail()
-        while events < config.maxEventsPerSubstep {  // past the budget the rest is dropped
+        let budget = Int32(config.maxEventsPerSubstep)
+        while true {
             let rem = k.h - t
             if !(rem > 0) { break }
-            for i in 0..<n { d[i] = b[i].velocity * rem }
+            let idle = gone | parked
+            for i in 0..<n { sc[i].d = idle & (1 << UInt64(i)) == 0 ? b[i].velocity * rem : .zero }
             var best = Event(s: 1)
-            for i in 0..<n where gone & (1 << UInt64(i)) == 0 {
-                search(ball: i, from: b[i].position, by: d[i], k: k, t: t, config: config, store: store,
+            for i in 0..<n where idle & (1 << UInt64(i)) == 0 {
+                search(ball: i, from: b[i].position, by: sc[i].d, k: k, t: t, config: config, store: store,
                        frame: frame, bucket: bucket, best: &best, detail: &detail)
             }
-            if n > 1 { searchBallPairs(b, d, radius: config.ballRadius, gone: gone, best: &best) }
+            if n > 1 { searchBallPairs(b, sc, radius: config.ballRadius, gone: gone, best: &best) }
 
             let s = best.kind == .none ? 1.0 : best.s
-            for i in 0..<n { b[i].position += d[i] * s }
+            for i in 0..<n { b[i].position += sc[i].d * s }
             t += s * rem
             if best.kind == .none { break }
-            resolve(best, detail, k: k, config: config, store: store, frame: frame, bucket: bucket,
-                    contacts: &contacts, balls: b, gone: &gone)
-            events += 1
+            resolve(best, detail, k: k, t: t, config: config, store: store, frame: frame, bucket: bucket,
+                    contacts: &contacts, balls: b, scratch: sc, gone: &gone)
+            let i = Int(best.ball)
+            sc[i].events += 1
+            if sc[i].events >= budget { parked |= 1 << UInt64(i) }
+            if best.kind == .ball {
+                let j = Int(best.other)
+                sc[j].events += 1
+                if sc[j].events >= budget { parked |= 1 << UInt64(j) }
+            }
         }
         for i in 0..<n { b[i].velocity += halfKick }
         return gone
@@ -207,57 +234,83 @@ extension PhysicsWorld {
     }
 
     /// Earliest ball-ball contact, if earlier than `best`. Balls drift in straight lines within
-    /// a sub-step, so relative motion is linear and the test is exact.
-    static func searchBallPairs(_ b: UnsafeMutableBufferPointer<Ball>, _ d: UnsafeMutableBufferPointer<Vec2>,
+    /// a sub-step, so relative motion is linear and the test is exact. A parked ball takes part
+    /// standing still.
+    static func searchBallPairs(_ b: UnsafeMutableBufferPointer<Ball>, _ sc: UnsafeMutableBufferPointer<BallScratch>,
                                 radius: Double, gone: UInt64, best: inout Event) {
         let rr = 2 * radius
         for i in 0..<b.count where gone & (1 << UInt64(i)) == 0 {
             for j in (i + 1)..<b.count where gone & (1 << UInt64(j)) == 0 {
                 let q0 = b[i].position - b[j].position
-                if let s = Sweep.circle(from: q0, by: d[i] - d[j], center: .zero, radius: rr), s < best.s {
+                if let s = Sweep.circle(from: q0, by: sc[i].d - sc[j].d, center: .zero, radius: rr), s < best.s {
                     best = Event(s: s, kind: .ball, ball: Int32(i), other: Int32(j))
                 }
             }
         }
     }
 
-    /// Velocity after a contact with normal `n` against a surface moving at `surface`, and the
-    /// closing speed before it.
+    /// The response to a contact with normal `n` against a surface moving at `surface`.
+    ///
+    /// `v` is the drift velocity (the half-kicked one); the ball's true velocity at the moment of
+    /// contact is `v + lag`, with `lag` = gravity x (contact time - half the sub-step). The
+    /// restitution acts on the true closing speed, so bounces neither gain nor lose energy to
+    /// the integrator; the impulse is never less than what stops the drift moving inward, so the
+    /// ball cannot sink in. Returns the new drift velocity, the true closing speed, and whether
+    /// the contact was resting (closing speed under `resting`, no bounce).
     @inline(__always)
-    static func respond(_ v: Vec2, normal n: Vec2, surface: Vec2, restitution e: Double, resting: Double)
-        -> (Vec2, Double) {
-        let rel = v - surface
-        let vn = rel.dot(n)
-        guard vn < 0 else { return (v, 0) }
-        let eff = -vn < resting ? 0 : e
-        return (v - n * ((1 + eff) * vn), -vn)
+    static func respond(_ v: Vec2, normal n: Vec2, surface: Vec2, restitution e: Double, resting: Double,
+                        lag: Vec2) -> (v: Vec2, speed: Double, rested: Bool) {
+        let vnDrift = (v - surface).dot(n)
+        guard vnDrift < 0 else { return (v, 0, false) }
+        let vnTrue = vnDrift + lag.dot(n)
+        let speed = max(-vnTrue, 0)
+        let eff = speed < resting ? 0 : e
+        let j = max(-(1 + eff) * vnTrue, -vnDrift)
+        return (v + n * j, speed, eff == 0)
     }
 
-    static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, config: borrowing PhysicsConfig,
+    /// After a resting contact with a static surface: if the ball also rests against another
+    /// static surface this sub-step and now drifts into it, keep it out of both (the closest
+    /// velocity in the cone both allow). Without this a ball pinned in a narrow V would trade
+    /// tiny projections between the faces until its event budget ran out.
+    @inline(__always)
+    static func pin(_ v: Vec2, normal n: Vec2, scratch: inout BallScratch) -> Vec2 {
+        let prev = scratch.restNormal
+        scratch.restNormal = n
+        guard prev != .zero, v.dot(prev) < -1e-12, abs(prev.cross(n)) > 1e-6 else { return v }
+        let alongPrev = v - prev * v.dot(prev)
+        return alongPrev.dot(n) >= -1e-12 ? alongPrev : .zero
+    }
+
+    static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, t: Double, config: borrowing PhysicsConfig,
                         store: borrowing ObstacleStore, frame: RotatingFrame, bucket: KinematicBucket?,
-                        contacts: inout [Contact], balls b: UnsafeMutableBufferPointer<Ball>, gone: inout UInt64) {
+                        contacts: inout [Contact], balls b: UnsafeMutableBufferPointer<Ball>,
+                        scratch sc: UnsafeMutableBufferPointer<BallScratch>, gone: inout UInt64) {
         let i = Int(ev.ball)
         let v = b[i].velocity
         let id = b[i].id
         let slop = config.contactSlop
+        let lag = config.gravity * (t - 0.5 * k.h)
+        let when = k.start + t
         switch ev.kind {
         case .none:
             return
         case .wall:
             let n = ev.other == 0 ? Vec2(1, 0) : ev.other == 1 ? Vec2(-1, 0) : Vec2(0, 1)
-            let (v2, speed) = respond(v, normal: n, surface: .zero, restitution: config.wallRestitution,
-                                          resting: config.restingSpeed)
+            var r = respond(v, normal: n, surface: .zero, restitution: config.wallRestitution,
+                            resting: config.restingSpeed, lag: lag)
+            if r.rested { r.v = pin(r.v, normal: n, scratch: &sc[i]) }
             var p = b[i].position
-            let r = config.ballRadius + slop
+            let reach = config.ballRadius + slop
             switch ev.other {
-            case 0: p.x = max(p.x, r)
-            case 1: p.x = min(p.x, config.boardWidth - r)
-            default: p.y = max(p.y, r)
+            case 0: p.x = max(p.x, reach)
+            case 1: p.x = min(p.x, config.boardWidth - reach)
+            default: p.y = max(p.y, reach)
             }
             b[i].position = p
-            b[i].velocity = v2
+            b[i].velocity = r.v
             contacts.append(Contact(kind: .wall, ball: id, other: ev.other, point: p, normal: n,
-                                    impactSpeed: speed, velocityBefore: v))
+                                    impactSpeed: r.speed, velocityBefore: v + lag, time: when))
         case .obstacle:
             let q = detail.hit.separated(detail.localPoint, slop: slop)
             let nLocal = detail.hit.normal(at: q)
@@ -272,29 +325,30 @@ extension PhysicsWorld {
                 let omega = (k.frameEnd - k.frameStart) / k.h
                 surface = (p - frame.center).perpendicular * omega
             }
-            let (v2, speed) = respond(v, normal: n, surface: surface,
-                                      restitution: store.restitution(of: detail.hit.owner),
-                                      resting: config.restingSpeed)
+            var r = respond(v, normal: n, surface: surface, restitution: store.restitution(of: detail.hit.owner),
+                            resting: config.restingSpeed, lag: lag)
+            if r.rested && surface == .zero { r.v = pin(r.v, normal: n, scratch: &sc[i]) }
             b[i].position = p
-            b[i].velocity = v2
+            b[i].velocity = r.v
             contacts.append(Contact(kind: .obstacle, ball: id, other: ev.other, point: p, normal: n,
-                                    impactSpeed: speed, velocityBefore: v))
+                                    impactSpeed: r.speed, velocityBefore: v + lag, time: when))
         case .bucketRim:
             let q = detail.hit.separated(detail.localPoint, slop: slop)
             let n = detail.hit.normal(at: q)
             let p = detail.origin + q
             let surface = Vec2((k.bucketEnd - k.bucketStart) / k.h, 0)
-            let (v2, speed) = respond(v, normal: n, surface: surface, restitution: bucket?.restitution ?? 0.8,
-                                          resting: config.restingSpeed)
+            let r = respond(v, normal: n, surface: surface, restitution: bucket?.restitution ?? 0.8,
+                            resting: config.restingSpeed, lag: lag)
             b[i].position = p
-            b[i].velocity = v2
+            b[i].velocity = r.v
             contacts.append(Contact(kind: .bucketRim, ball: id, other: -1, point: p, normal: n,
-                                    impactSpeed: speed, velocityBefore: v))
+                                    impactSpeed: r.speed, velocityBefore: v + lag, time: when))
         case .caught:
             contacts.append(Contact(kind: .caught, ball: id, other: -1, point: b[i].position,
-                                    normal: .zero, impactSpeed: 0, velocityBefore: v))
+                                    normal: .zero, impactSpeed: 0, velocityBefore: v + lag, time: when))
             gone |= 1 << UInt64(i)
         case .ball:
+            // Both balls feel the same gravity, so the lag cancels in their relative velocity.
             let j = Int(ev.other)
             var n = (b[i].position - b[j].position).normalized
             if n == .zero { n = Vec2(0, -1) }
@@ -310,9 +364,9 @@ extension PhysicsWorld {
             b[i].position += n * push
             b[j].position -= n * push
             contacts.append(Contact(kind: .ball, ball: id, other: b[j].id, point: b[i].position,
-                                    normal: n, impactSpeed: -vn, velocityBefore: v))
+                                    normal: n, impactSpeed: -vn, velocityBefore: v + lag, time: when))
             contacts.append(Contact(kind: .ball, ball: b[j].id, other: id, point: b[j].position,
-                                    normal: -n, impactSpeed: -vn, velocityBefore: vj))
+                                    normal: -n, impactSpeed: -vn, velocityBefore: vj + lag, time: when))
         }
     }
 }

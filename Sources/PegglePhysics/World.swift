@@ -24,8 +24,8 @@ public struct PhysicsWorld: Sendable {
     public internal(set) var contacts: [Contact]
     /// Simulated time, seconds.
     public internal(set) var time: Double = 0
-    /// Per-ball displacement scratch for the current sub-step (parallel to `balls`).
-    var displacement: [Vec2]
+    /// Per-ball scratch for the current sub-step (parallel to `balls`).
+    var scratch: [BallScratch]
 
     public init(config: PhysicsConfig, store: ObstacleStore, bucket: KinematicBucket? = nil) {
         precondition(config.maxBalls >= 1 && config.maxBalls <= 64, "maxBalls must be in 1...64")
@@ -35,7 +35,7 @@ public struct PhysicsWorld: Sendable {
         self.frame = RotatingFrame(center: Vec2(config.boardWidth / 2, config.boardHeight / 2))
         self.balls = []
         balls.reserveCapacity(config.maxBalls)
-        self.displacement = Array(repeating: .zero, count: config.maxBalls)
+        self.scratch = Array(repeating: BallScratch(), count: config.maxBalls)
         self.contacts = []
         contacts.reserveCapacity(config.maxEventsPerSubstep * max(1, config.substeps) + 2 * config.maxBalls + 8)
     }
@@ -101,14 +101,15 @@ public struct PhysicsWorld: Sendable {
         frame.angularSpeed = rate
     }
 
-    /// Finishes any turn at once (for when no ball is in play, so nothing can be pushed).
+    /// Finishes any turn at once (for when no ball is in play, so nothing can be pushed), and
+    /// reduces the angle to (-pi, pi], snapping whole and half turns to exactly 0 and pi.
     public mutating func completeTurn() {
-        frame.angle = frame.target
         let twoPi = 2 * Trig.pi
-        if abs(frame.angle - twoPi) < 1e-9 || abs(frame.angle + twoPi) < 1e-9 {
-            frame.angle = 0
-            frame.target = 0
-        }
+        var a = frame.target - twoPi * (frame.target / twoPi).rounded()
+        if abs(a) < 1e-9 { a = 0 }
+        if abs(abs(a) - Trig.pi) < 1e-9 { a = Trig.pi }
+        frame.angle = a
+        frame.target = a
     }
 
     /// World position of a local point under the current frame.

@@ -169,7 +169,12 @@ func parsed(_ svg: String, sourceLocation: SourceLocation = #_sourceLocation) th
 @Test func litPegsOfPlayedShotsAreMarked() throws {
     var g = try GameState(level: sampleLevel(), seed: 1)
     let first = try g.shoot(angle: 0.1, recordTrajectory: true)
-    let second = try g.shoot(angle: -0.7, recordTrajectory: true)
+    // A second aim that lights pegs too (found on copies, so the game itself is untouched).
+    let aim = try #require(stride(from: -1.2, through: 1.2, by: 0.1).first { a in
+        var copy = g
+        return ((try? copy.shoot(angle: a))?.hits.total ?? 0) > 0
+    })
+    let second = try g.shoot(angle: aim, recordTrajectory: true)
     let lit1 = Set(try #require(first.trajectory).litPegs)
     let lit2 = Set(try #require(second.trajectory).litPegs)
     #expect(!lit1.isEmpty && !lit2.isEmpty)
@@ -200,7 +205,8 @@ func parsed(_ svg: String, sourceLocation: SourceLocation = #_sourceLocation) th
     // One info line per shot, numbered in the shot's colour.
     let shotNumbers = doc.elements.filter { $0.name == "text" && $0.attributes["font-weight"] == "bold" }.map(\.text)
     #expect(shotNumbers.contains("1") && shotNumbers.contains("2"))
-    #expect(doc.elements.contains { $0.text == "+0.100" } && doc.elements.contains { $0.text == "-0.700" })
+    let aimText = String(format: "%+.3f", aim)
+    #expect(doc.elements.contains { $0.text == "+0.100" } && doc.elements.contains { $0.text == aimText })
 }
 
 @Test func onePolylinePerTrajectoryPath() throws {

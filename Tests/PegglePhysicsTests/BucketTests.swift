@@ -48,7 +48,7 @@ struct BucketTests {
         let rimTop = Vec2(x < 400 ? 350 : 450, 575)
         #expect(abs((c.point - rimTop).length - 14) < 1e-5)
         #expect(close(c.normal, (c.point - rimTop).normalized, 1e-9))
-        let v = w.balls[0].velocity - halfKick(cfg)
+        let v = velocityJustAfter(c, in: w)
         #expect(abs(v.dot(c.normal) - 0.8 * c.impactSpeed) < 1e-9 * c.impactSpeed)
         #expect(v.y < 0)
         if x == 350 || x == 450 {

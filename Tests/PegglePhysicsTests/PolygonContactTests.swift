@@ -5,7 +5,7 @@ import Testing
 @Suite("Polygon contacts")
 struct PolygonContactTests {
     /// Drops a ball from rest at `x`, `y0` and returns the first obstacle contact and the ball's
-    /// velocity just after it (the step's end velocity less the closing half kick).
+    /// true velocity just after it.
     static func drop(onto obstacles: [Obstacle], x: Double, y0: Double) -> (Contact, Vec2)? {
         let cfg = PhysicsConfig()
         var w = PhysicsWorld(config: cfg, obstacles: obstacles)
@@ -15,7 +15,7 @@ struct PolygonContactTests {
             let hits = w.contacts.filter { $0.kind == .obstacle }
             if let c = hits.first {
                 guard hits.count == 1 else { return nil }
-                return (c, w.balls[0].velocity - halfKick(cfg))
+                return (c, velocityJustAfter(c, in: w))
             }
         }
         return nil

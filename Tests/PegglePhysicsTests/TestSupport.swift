@@ -45,7 +45,11 @@ func weightless(walls: Bool = true) -> PhysicsConfig {
 }
 
 /// The half of gravity's impulse applied after the drift of a step (kick-drift-kick).
-func halfKick(_ c: PhysicsConfig) -> Vec2 { c.gravity * (0.5 * c.timeStep) }
+/// The true velocity of `w.balls[ball]` just after contact `c` of the latest step: the step's end
+/// velocity less the gravity gained since the contact (valid when `c` was the ball's last event).
+func velocityJustAfter(_ c: Contact, in w: PhysicsWorld, ball: Int = 0) -> Vec2 {
+    w.balls[ball].velocity - w.config.gravity * (w.time - c.time)
+}
 
 /// Mechanical energy per unit mass of the balls in play: 0.5 |v|^2 - g . p.
 func mechanicalEnergy(_ w: PhysicsWorld) -> Double {
