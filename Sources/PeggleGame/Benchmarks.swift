@@ -21,7 +21,7 @@ public enum Benchmarks {
         for a in angles {
             world.spawnBall(position: rules.cannon, velocity: Vec2(Trig.sin(a), Trig.cos(a)) * rules.launchSpeed)
             var steps = 0
-            while !world.balls.isEmpty && steps < maxSteps {
+            while world.activeBallCount > 0 && steps < maxSteps {
                 world.step()
                 steps += 1
             }

@@ -135,7 +135,7 @@ public struct GameState: Sendable {
         var limit = rules.shotTimeLimit
         if let left = timeLeft { limit = min(limit, left) }
         let maxSteps = Int((limit / rules.physics.timeStep).rounded(.up))
-        while !world.balls.isEmpty {
+        while world.activeBallCount > 0 {
             if shot.steps >= maxSteps {
                 shot.timedOut = true
                 world.removeAllBalls()
@@ -153,7 +153,8 @@ public struct GameState: Sendable {
     }
 
     mutating func track(_ id: Int32, spooky: Int = 0) {
-        ballInfo.append(BallInfo(id: id, spooky: spooky, anchor: world.balls.last?.position ?? .zero,
+        let last = world.activeBallCount - 1
+        ballInfo.append(BallInfo(id: id, spooky: spooky, anchor: last >= 0 ? world.ball(at: last).position : .zero,
                                  anchorTime: world.time))
     }
 
@@ -172,10 +173,10 @@ public struct GameState: Sendable {
     }
 
     mutating func handleContacts(_ shot: inout ShotResult) {
-        let count = world.contacts.count
+        let count = world.contactCount
         var k = 0
         while k < count {
-            let c = world.contacts[k]
+            let c = world.contact(at: k)
             k += 1
             switch c.kind {
             case .obstacle where Int(c.other) < pegs.count:
@@ -242,7 +243,7 @@ public struct GameState: Sendable {
             if let c = contact, let b = info(c.ball) { ballInfo[b].spooky += rules.spookyReentries }
         case .multiball:
             guard let c = contact, let k = world.index(of: c.ball) else { break }
-            let ball = world.balls[k]
+            let ball = world.ball(at: k)
             let half = rules.multiballSplit / 2
             world.placeBall(id: ball.id, position: ball.position, velocity: ball.velocity.rotated(by: half))
             if let id = world.spawnBall(position: ball.position, velocity: ball.velocity.rotated(by: -half)) {
@@ -284,8 +285,8 @@ public struct GameState: Sendable {
     /// touches none (wedged on blocks), the ball itself is taken out.
     mutating func checkStuck(_ shot: inout ShotResult) {
         var k = 0
-        while k < world.balls.count {
-            let ball = world.balls[k]
+        while k < world.activeBallCount {
+            let ball = world.ball(at: k)
             k += 1
             guard let b = info(ball.id) else { continue }
             if (ball.position - ballInfo[b].anchor).length > rules.stuckDistance {

@@ -8,11 +8,27 @@ struct BallScratch: Sendable {
     var events: Int32 = 0
 }
 
+/// Where a sub-step writes its contacts: the world's contact buffer, as raw memory.
+struct ContactSink {
+    let base: UnsafeMutablePointer<Contact>
+    let capacity: Int
+    var count: Int
+
+    /// Appends a contact; the capacity covers every event the per-ball budgets allow.
+    @inline(__always)
+    mutating func append(_ c: Contact) {
+        guard count < capacity else { return }
+        base[count] = c
+        count += 1
+    }
+}
+
 /// The fixed step: kick-drift-kick integration with continuous, event-ordered collision.
 extension PhysicsWorld {
     /// Advances the simulation by `config.timeStep` seconds. `contacts` then holds this step's events.
     public mutating func step() {
-        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        makeUnique()
+        buffers.contactCount = 0
         let h = config.substepDuration
         for _ in 0..<max(1, config.substeps) { substep(h) }
     }
@@ -53,52 +69,40 @@ extension PhysicsWorld {
         func bucketX(at t: Double) -> Double { bucketStart + (bucketEnd - bucketStart) * (t / h) }
     }
 
+    /// One sub-step on buffers this world owns alone (`step()` made sure of that).
     mutating func substep(_ h: Double) {
         let bucketEnd = bucket?.advanced(by: h)
         let k = Kinematics(h: h, start: time, frameStart: frame.angle, frameEnd: frame.advanced(by: h),
                            bucketStart: bucket?.x ?? 0, bucketEnd: bucketEnd?.x ?? 0)
-        // Move the buffers out of `self` into locals, so writes need no uniqueness checks and
-        // the closures capture locals only (capturing `self` would make the compiler copy it).
-        var bs = balls
-        balls = []
-        var ss = scratch
-        scratch = []
-        var cs = contacts
-        contacts = []
-        let store = self.store, config = self.config, fr = self.frame, bk = self.bucket
+        let n = buffers.ballCount
+        let b = UnsafeMutableBufferPointer(start: buffers.balls, count: n)
+        let sc = UnsafeMutableBufferPointer(start: buffers.scratch, count: n)
+        var sink = ContactSink(base: buffers.contacts, capacity: buffers.contactCapacity, count: buffers.contactCount)
         var gone: UInt64 = 0
-        if !bs.isEmpty {
-            bs.withUnsafeMutableBufferPointer { b in
-                ss.withUnsafeMutableBufferPointer { sc in
-                    gone = Self.drift(k, config: config, store: store, frame: fr, bucket: bk,
-                                      contacts: &cs, balls: b, scratch: sc)
-                }
-            }
+        if n > 0 {
+            gone = Self.drift(k, config: config, store: store, frame: frame, bucket: bucket, contacts: &sink,
+                              balls: b, scratch: sc)
         }
-        balls = bs
-        scratch = ss
-        contacts = cs
 
         // Take out caught balls and balls that left the board; keep the others in order.
-        var i = 0, bit = 0
-        while i < balls.count {
-            let b = balls[i]
-            let caught = gone & (1 << UInt64(bit)) != 0
-            bit += 1
-            if caught {
-                balls.remove(at: i)
-            } else if b.position.y > config.exitY || !b.position.isFinite || !b.velocity.isFinite {
-                contacts.append(Contact(kind: .fellOut, ball: b.id, other: -1, point: b.position, normal: .zero,
-                                        impactSpeed: 0, velocityBefore: b.velocity, time: k.start + h))
-                balls.remove(at: i)
-            } else {
-                i += 1
+        var kept = 0
+        for i in 0..<n {
+            let ball = b[i]
+            if gone & (1 << UInt64(i)) != 0 { continue }
+            if ball.position.y > config.exitY || !ball.position.isFinite || !ball.velocity.isFinite {
+                sink.append(Contact(kind: .fellOut, ball: ball.id, other: -1, point: ball.position, normal: .zero,
+                                    impactSpeed: 0, velocityBefore: ball.velocity, time: k.start + h))
+                continue
             }
+            b[kept] = ball
+            kept += 1
         }
+        buffers.ballCount = kept
+        buffers.contactCount = sink.count
 
         frame.angle = k.frameEnd
         // At rest, keep the angle reduced so whole turns take the fast path.
-        if !frame.isTurning { completeTurn() }
+        if frame.angle != 0 && !frame.isTurning { completeTurn() }
         if let end = bucketEnd {
             bucket!.x = end.x
             bucket!.direction = end.direction
@@ -115,7 +119,7 @@ extension PhysicsWorld {
     /// wedged ball cannot hold up the rest. Returns a bit mask of balls caught by the bucket.
     /// Static with borrowed inputs so the hot loop never copies the world.
     static func drift(_ k: Kinematics, config: borrowing PhysicsConfig, store: borrowing ObstacleStore,
-                      frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout [Contact],
+                      frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
                       balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
         -> UInt64 {
         let n = b.count
@@ -284,7 +288,7 @@ extension PhysicsWorld {
 
     static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, t: Double, config: borrowing PhysicsConfig,
                         store: borrowing ObstacleStore, frame: RotatingFrame, bucket: KinematicBucket?,
-                        contacts: inout [Contact], balls b: UnsafeMutableBufferPointer<Ball>,
+                        contacts: inout ContactSink, balls b: UnsafeMutableBufferPointer<Ball>,
                         scratch sc: UnsafeMutableBufferPointer<BallScratch>, gone: inout UInt64) {
         let i = Int(ev.ball)
         let v = b[i].velocity

@@ -12,20 +12,16 @@ public struct PhysicsWorld: Sendable {
     public let config: PhysicsConfig
     /// Static obstacles in their local frame.
     public var store: ObstacleStore
-    /// Balls in play, in the order they entered. Refer to a ball by its `id`, not its index.
-    public internal(set) var balls: [Ball]
     /// Id the next ball will get.
     public private(set) var nextBallId: Int32 = 0
     /// The moving bucket, if the scene has one.
     public var bucket: KinematicBucket?
     /// Orientation of the obstacles.
     public internal(set) var frame: RotatingFrame
-    /// Events of the latest `step()`, in order.
-    public internal(set) var contacts: [Contact]
     /// Simulated time, seconds.
     public internal(set) var time: Double = 0
-    /// Per-ball scratch for the current sub-step (parallel to `balls`).
-    var scratch: [BallScratch]
+    /// Balls, scratch and contacts (copy on write).
+    var buffers: WorldBuffers
 
     public init(config: PhysicsConfig, store: ObstacleStore, bucket: KinematicBucket? = nil) {
         precondition(config.maxBalls >= 1 && config.maxBalls <= 64, "maxBalls must be in 1...64")
@@ -33,30 +29,57 @@ public struct PhysicsWorld: Sendable {
         self.store = store
         self.bucket = bucket
         self.frame = RotatingFrame(center: Vec2(config.boardWidth / 2, config.boardHeight / 2))
-        self.balls = []
-        balls.reserveCapacity(config.maxBalls)
-        self.scratch = Array(repeating: BallScratch(), count: config.maxBalls)
-        self.contacts = []
-        contacts.reserveCapacity(config.maxEventsPerSubstep * max(1, config.substeps) + 2 * config.maxBalls + 8)
+        // Every event involves one or two balls and each ball has its own budget per sub-step;
+        // ball-ball events write two contacts; each ball can leave the board once per sub-step.
+        let perSubstep = 2 * config.maxEventsPerSubstep * config.maxBalls + config.maxBalls
+        buffers = WorldBuffers(ballCapacity: config.maxBalls, contactCapacity: perSubstep * max(1, config.substeps))
     }
 
     public init(config: PhysicsConfig, obstacles: [Obstacle], bucket: KinematicBucket? = nil) {
         self.init(config: config, store: ObstacleStore(obstacles: obstacles, config: config), bucket: bucket)
     }
 
+    /// Gives this world its own buffers before it changes them.
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
+    }
+
     // MARK: Balls
 
+    /// Balls in play, in the order they entered. Refer to a ball by its `id`, not its index.
+    public var balls: BallList { BallList(buffers: buffers, count: buffers.ballCount) }
+
+    /// Events of the latest `step()`, in order.
+    public var contacts: ContactList { ContactList(buffers: buffers, count: buffers.contactCount) }
+
     /// Number of balls in play.
-    public var activeBallCount: Int { balls.count }
+    public var activeBallCount: Int { buffers.ballCount }
+
+    /// The ball at `index` of `balls`, read directly (for hot loops; `balls` makes a view).
+    public func ball(at index: Int) -> Ball {
+        precondition(index >= 0 && index < buffers.ballCount, "ball index out of range")
+        return buffers.balls[index]
+    }
+
+    /// Number of contacts of the latest step.
+    public var contactCount: Int { buffers.contactCount }
+
+    /// The contact at `index` of `contacts`, read directly (for hot loops).
+    public func contact(at index: Int) -> Contact {
+        precondition(index >= 0 && index < buffers.contactCount, "contact index out of range")
+        return buffers.contacts[index]
+    }
 
     /// Puts a ball in play at `position` (world) with `velocity`, returning its id, or nil if
     /// `config.maxBalls` are already in play or the values are not finite.
     @discardableResult
     public mutating func spawnBall(position: Vec2, velocity: Vec2) -> Int32? {
-        guard position.isFinite, velocity.isFinite, balls.count < config.maxBalls else { return nil }
+        guard position.isFinite, velocity.isFinite, buffers.ballCount < config.maxBalls else { return nil }
+        makeUnique()
         let id = nextBallId
         nextBallId += 1
-        balls.append(Ball(id: id, position: position, velocity: velocity))
+        buffers.balls[buffers.ballCount] = Ball(id: id, position: position, velocity: velocity)
+        buffers.ballCount += 1
         return id
     }
 
@@ -65,17 +88,24 @@ public struct PhysicsWorld: Sendable {
 
     /// Takes the ball with `id` out of play.
     public mutating func removeBall(id: Int32) {
-        if let i = index(of: id) { balls.remove(at: i) }
+        guard let i = index(of: id) else { return }
+        makeUnique()
+        buffers.removeBall(at: i)
     }
 
     /// Takes every ball out of play.
-    public mutating func removeAllBalls() { balls.removeAll(keepingCapacity: true) }
+    public mutating func removeAllBalls() {
+        guard buffers.ballCount > 0 else { return }
+        makeUnique()
+        buffers.ballCount = 0
+    }
 
     /// Moves the ball with `id` to `position` with `velocity` (world frame).
     public mutating func placeBall(id: Int32, position: Vec2, velocity: Vec2) {
         guard let i = index(of: id) else { return }
-        balls[i].position = position
-        balls[i].velocity = velocity
+        makeUnique()
+        buffers.balls[i].position = position
+        buffers.balls[i].velocity = velocity
     }
 
     /// Pushes the ball with `id` out of any obstacle or wall it overlaps (after a spawn or a
@@ -89,7 +119,8 @@ public struct PhysicsWorld: Sendable {
         if config.leftWall { p.x = max(p.x, r + config.contactSlop) }
         if config.rightWall { p.x = min(p.x, config.boardWidth - r - config.contactSlop) }
         if config.topWall { p.y = max(p.y, r + config.contactSlop) }
-        balls[i].position = p
+        makeUnique()
+        buffers.balls[i].position = p
     }
 
     // MARK: Obstacles

@@ -43,7 +43,7 @@ struct GameStateTests {
             frame = s.world.frame
             bucket = s.world.bucket
             enabled = (0..<s.world.store.count).map { s.world.store.isEnabled($0) }
-            balls = s.world.balls
+            balls = Array(s.world.balls)
             rng = s.rng
         }
     }
