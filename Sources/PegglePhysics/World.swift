@@ -21,7 +21,7 @@ public struct PhysicsWorld: Sendable {
     /// Simulated time, seconds.
     public internal(set) var time: Double = 0
     /// Balls, scratch and contacts (copy on write).
-    var buffers: WorldBuffers
+    @usableFromInline var buffers: WorldBuffers
 
     public init(config: PhysicsConfig, store: ObstacleStore, bucket: KinematicBucket? = nil) {
         precondition(config.maxBalls >= 1 && config.maxBalls <= 64, "maxBalls must be in 1...64")
@@ -47,25 +47,25 @@ public struct PhysicsWorld: Sendable {
     // MARK: Balls
 
     /// Balls in play, in the order they entered. Refer to a ball by its `id`, not its index.
-    public var balls: BallList { BallList(buffers: buffers, count: buffers.ballCount) }
+    @inlinable public var balls: BallList { BallList(buffers: buffers, count: buffers.ballCount) }
 
     /// Events of the latest `step()`, in order.
-    public var contacts: ContactList { ContactList(buffers: buffers, count: buffers.contactCount) }
+    @inlinable public var contacts: ContactList { ContactList(buffers: buffers, count: buffers.contactCount) }
 
     /// Number of balls in play.
-    public var activeBallCount: Int { buffers.ballCount }
+    @inlinable public var activeBallCount: Int { buffers.ballCount }
 
     /// The ball at `index` of `balls`, read directly (for hot loops; `balls` makes a view).
-    public func ball(at index: Int) -> Ball {
+    @inlinable public func ball(at index: Int) -> Ball {
         precondition(index >= 0 && index < buffers.ballCount, "ball index out of range")
         return buffers.balls[index]
     }
 
     /// Number of contacts of the latest step.
-    public var contactCount: Int { buffers.contactCount }
+    @inlinable public var contactCount: Int { buffers.contactCount }
 
     /// The contact at `index` of `contacts`, read directly (for hot loops).
-    public func contact(at index: Int) -> Contact {
+    @inlinable public func contact(at index: Int) -> Contact {
         precondition(index >= 0 && index < buffers.contactCount, "contact index out of range")
         return buffers.contacts[index]
     }

@@ -2,15 +2,25 @@
 /// sub-step scratch, and the contacts of the latest step. Shared between copies of a world until
 /// one of them changes (copy on write), so a step does one uniqueness check and then works on
 /// plain memory: no reference counting, no bounds checks, no allocation.
+@usableFromInline
 final class WorldBuffers: @unchecked Sendable {
     // Mutated only by a world that holds the only reference (see `PhysicsWorld.makeUnique`).
     let ballCapacity: Int
     let contactCapacity: Int
-    let balls: UnsafeMutablePointer<Ball>
+    @usableFromInline let balls: UnsafeMutablePointer<Ball>
     let scratch: UnsafeMutablePointer<BallScratch>
-    let contacts: UnsafeMutablePointer<Contact>
-    var ballCount = 0
-    var contactCount = 0
+    @usableFromInline let contacts: UnsafeMutablePointer<Contact>
+    /// The two counts live in raw memory too: a `var` of a class seen from other modules would
+    /// need a run-time exclusivity check on every access.
+    @usableFromInline let counts: UnsafeMutablePointer<Int>
+    @inlinable var ballCount: Int {
+        get { counts[0] }
+        set { counts[0] = newValue }
+    }
+    @inlinable var contactCount: Int {
+        get { counts[1] }
+        set { counts[1] = newValue }
+    }
 
     init(ballCapacity: Int, contactCapacity: Int) {
         self.ballCapacity = ballCapacity
@@ -18,6 +28,8 @@ final class WorldBuffers: @unchecked Sendable {
         balls = .allocate(capacity: ballCapacity)
         scratch = .allocate(capacity: ballCapacity)
         contacts = .allocate(capacity: contactCapacity)
+        counts = .allocate(capacity: 2)
+        counts.initialize(repeating: 0, count: 2)
     }
 
     /// An independent copy of the balls and contacts (scratch is rebuilt every sub-step).
@@ -48,17 +60,22 @@ final class WorldBuffers: @unchecked Sendable {
         balls.deallocate()
         scratch.deallocate()
         contacts.deallocate()
+        counts.deallocate()
     }
 }
 
 /// The balls in play, in the order they entered: a read-only collection with value semantics
 /// (it keeps what the world held when it was taken, even if the world steps on).
 public struct BallList: RandomAccessCollection, Sendable, Equatable {
-    let buffers: WorldBuffers
+    @usableFromInline let buffers: WorldBuffers
     public let count: Int
+    @inlinable init(buffers: WorldBuffers, count: Int) {
+        self.buffers = buffers
+        self.count = count
+    }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
-    public subscript(i: Int) -> Ball {
+    @inlinable public subscript(i: Int) -> Ball {
         precondition(i >= 0 && i < count, "ball index out of range")
         return buffers.balls[i]
     }
@@ -67,11 +84,15 @@ public struct BallList: RandomAccessCollection, Sendable, Equatable {
 
 /// The contacts of the latest step, in order: a read-only collection with value semantics.
 public struct ContactList: RandomAccessCollection, Sendable, Equatable {
-    let buffers: WorldBuffers
+    @usableFromInline let buffers: WorldBuffers
     public let count: Int
+    @inlinable init(buffers: WorldBuffers, count: Int) {
+        self.buffers = buffers
+        self.count = count
+    }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
-    public subscript(i: Int) -> Contact {
+    @inlinable public subscript(i: Int) -> Contact {
         precondition(i >= 0 && i < count, "contact index out of range")
         return buffers.contacts[i]
     }
