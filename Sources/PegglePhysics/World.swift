@@ -47,10 +47,12 @@ public struct PhysicsWorld: Sendable {
     // MARK: Balls
 
     /// Balls in play, in the order they entered. Refer to a ball by its `id`, not its index.
-    @inlinable public var balls: BallList { BallList(buffers: buffers, count: buffers.ballCount) }
+    @inlinable public var balls: BallList { BallList(owner: buffers, base: buffers.balls, count: buffers.ballCount) }
 
     /// Events of the latest `step()`, in order.
-    @inlinable public var contacts: ContactList { ContactList(buffers: buffers, count: buffers.contactCount) }
+    @inlinable public var contacts: ContactList {
+        ContactList(owner: buffers, base: buffers.contacts, count: buffers.contactCount)
+    }
 
     /// Number of balls in play.
     @inlinable public var activeBallCount: Int { buffers.ballCount }

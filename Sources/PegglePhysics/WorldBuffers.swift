@@ -64,37 +64,38 @@ final class WorldBuffers: @unchecked Sendable {
     }
 }
 
-/// The balls in play, in the order they entered: a read-only collection with value semantics
-/// (it keeps what the world held when it was taken, even if the world steps on).
-public struct BallList: RandomAccessCollection, Sendable, Equatable {
-    @usableFromInline let buffers: WorldBuffers
+/// A read-only view of one of the world's buffers (its balls, or its latest contacts) with value
+/// semantics: it holds the buffer's owner, so a world that changes while a view is alive copies
+/// its buffers first, and the view keeps what the world held when it was taken.
+public struct WorldView<Element>: RandomAccessCollection {
+    @usableFromInline let owner: WorldBuffers
+    @usableFromInline let base: UnsafeMutablePointer<Element>
     public let count: Int
-    @inlinable init(buffers: WorldBuffers, count: Int) {
-        self.buffers = buffers
+
+    @inlinable init(owner: WorldBuffers, base: UnsafeMutablePointer<Element>, count: Int) {
+        self.owner = owner
+        self.base = base
         self.count = count
     }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
-    @inlinable public subscript(i: Int) -> Ball {
-        precondition(i >= 0 && i < count, "ball index out of range")
-        return buffers.balls[i]
+
+    @inlinable public subscript(i: Int) -> Element {
+        precondition(i >= 0 && i < count, "index out of range")
+        return base[i]
     }
-    public static func == (a: BallList, b: BallList) -> Bool { a.elementsEqual(b) }
 }
 
-/// The contacts of the latest step, in order: a read-only collection with value semantics.
-public struct ContactList: RandomAccessCollection, Sendable, Equatable {
-    @usableFromInline let buffers: WorldBuffers
-    public let count: Int
-    @inlinable init(buffers: WorldBuffers, count: Int) {
-        self.buffers = buffers
-        self.count = count
-    }
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
-    @inlinable public subscript(i: Int) -> Contact {
-        precondition(i >= 0 && i < count, "contact index out of range")
-        return buffers.contacts[i]
-    }
-    public static func == (a: ContactList, b: ContactList) -> Bool { a.elementsEqual(b) }
+extension WorldView: Equatable where Element: Equatable {
+    public static func == (a: WorldView, b: WorldView) -> Bool { a.elementsEqual(b) }
 }
+
+// The buffer is never written while a view shares it (copy on write), so views may cross threads.
+extension WorldView: @unchecked Sendable where Element: Sendable {}
+
+/// The balls in play, in the order they entered.
+public typealias BallList = WorldView<Ball>
+
+/// The contacts of the latest step, in order.
+public typealias ContactList = WorldView<Contact>

@@ -9,23 +9,16 @@ struct Play: ParsableCommand {
         discussion: "Angles are radians from straight down, positive toward +x, within the aim range. "
             + "The same level, seed and angles give the same output, byte for byte.")
 
-    @Argument(help: "A level file (JSON).")
-    var level: String
-
-    @Option(parsing: .unconditional, help: "Comma-separated aim angles in radians, e.g. 0.1,-0.35.")
-    var angles: String
-
-    @Option(help: "Seed for the game's random events (purple roaming).")
-    var seed: UInt64 = 0
+    @OptionGroup var script: ScriptedShots
 
     @Flag(help: "Print one JSON object instead of text (each shot lists the ids of the pegs it lit).")
     var json = false
 
     func run() throws {
         let rules = Rules()
-        let lvl = try Files.loadLevel(level, rules: rules)
-        let aims = try Parse.angles(angles, rules: rules)
-        var game = try GameState(level: lvl, rules: rules, seed: seed)
+        guard script.angles != nil else { throw UserError("--angles: give the shots to play, e.g. --angles 0.1,-0.35") }
+        let (lvl, aims) = try script.load(rules: rules)
+        var game = try GameState(level: lvl, rules: rules, seed: script.seed)
         var records: [[String: Any]] = []
         var played = 0
         for (k, a) in aims.enumerated() where !game.isOver {
@@ -42,7 +35,7 @@ struct Play: ParsableCommand {
         ]
         if json {
             printLine(JSON.text([
-                "engine": PeggleGym.version, "level": lvl.name, "file": level, "seed": seed,
+                "engine": PeggleGym.version, "level": lvl.name, "file": script.level, "seed": script.seed,
                 "mode": lvl.mode.name, "shots": records, "summary": summary,
             ] as [String: Any]))
             return

@@ -10,25 +10,17 @@ struct Render: ParsableCommand {
         discussion: "Pegs are coloured by kind; pegs the shots lit are marked with the shot's number. "
             + "Convert to PNG with e.g. `rsvg-convert -o board.png board.svg`.")
 
-    @Argument(help: "A level file (JSON).")
-    var level: String
-
-    @Option(parsing: .unconditional, help: "Comma-separated aim angles in radians to play and draw.")
-    var angles: String?
+    @OptionGroup var script: ScriptedShots
 
     @Option(help: "Draw only the shots from this one on (1-based); earlier shots are played but not drawn.")
     var from: Int?
-
-    @Option(help: "Seed for the game's random events.")
-    var seed: UInt64 = 0
 
     @Option(name: [.short, .long], help: "Output SVG file.")
     var output: String
 
     func run() throws {
         let rules = Rules()
-        let lvl = try Files.loadLevel(level, rules: rules)
-        let aims = try angles.map { try Parse.angles($0, rules: rules) } ?? []
+        let (lvl, aims) = try script.load(rules: rules)
         guard output.hasSuffix(".svg") else { throw UserError("-o: '\(output)' should end in .svg") }
         let renderer = SVGRenderer(rules: rules)
         var svg: String
@@ -40,7 +32,7 @@ struct Render: ParsableCommand {
             guard first >= 1 && first <= aims.count else {
                 throw UserError("--from: \(first) is outside 1...\(aims.count) (the number of angles)")
             }
-            var game = try GameState(level: lvl, rules: rules, seed: seed)
+            var game = try GameState(level: lvl, rules: rules, seed: script.seed)
             for a in aims.prefix(first - 1) where !game.isOver { _ = try game.shoot(angle: a) }
             var shots: [ShotResult] = []
             for a in aims.dropFirst(first - 1) where !game.isOver {

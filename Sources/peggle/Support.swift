@@ -10,6 +10,23 @@ struct UserError: Error {
     init(lines: [String]) { self.lines = lines }
 }
 
+/// The options of commands that play scripted shots on a level (`play`, `render`).
+struct ScriptedShots: ParsableArguments {
+    @Argument(help: "A level file (JSON).")
+    var level: String
+
+    @Option(parsing: .unconditional, help: "Comma-separated aim angles in radians, e.g. 0.1,-0.35.")
+    var angles: String?
+
+    @Option(help: "Seed for the game's random events (purple roaming).")
+    var seed: UInt64 = 0
+
+    /// The validated level and angles.
+    func load(rules: Rules) throws -> (Level, [Double]) {
+        (try Files.loadLevel(level, rules: rules), try angles.map { try Parse.angles($0, rules: rules) } ?? [])
+    }
+}
+
 enum Files {
     /// Reads and validates a level file; every problem names the file, the object and the field.
     static func loadLevel(_ path: String, rules: Rules = Rules(), validate: Bool = true) throws -> Level {
