@@ -1,0 +1,201 @@
+import PeggleGame
+import PegglePhysics
+
+/// Which observation encoder an environment uses.
+public enum EncoderKind: String, Sendable, CaseIterable {
+    /// A padded, masked list of the level's objects (pegs, then blocks) after the globals.
+    case objects
+    /// An image-like grid of channels (one per peg kind, blocks, bucket, globals).
+    case grid
+}
+
+/// Writes observations as float32 values in [-1, 1] into caller-owned memory, allocating
+/// nothing. Layouts are fixed by the encoder's parameters and documented in
+/// docs/environment.md; every feature is in [-1, 1].
+public struct ObservationEncoder: Sendable, Equatable {
+    public let kind: EncoderKind
+    /// Object slots (the `objects` encoder); a level with more pegs plus blocks is refused.
+    public let maxObjects: Int
+
+    /// Number of global features, first in the `objects` layout, first in the grid's last channel.
+    public static let globalCount = 17
+    /// Features per object slot.
+    public static let objectFeatures = 17
+    /// Grid cells across and down (20 board units each) and channels.
+    public static let gridWidth = 40, gridHeight = 30, gridChannels = 9
+
+    public init(kind: EncoderKind = .objects, maxObjects: Int = 128) {
+        self.kind = kind
+        self.maxObjects = maxObjects
+    }
+
+    /// Shape of one observation.
+    public var shape: [Int] {
+        switch kind {
+        case .objects: [Self.globalCount + maxObjects * Self.objectFeatures]
+        case .grid: [Self.gridChannels, Self.gridHeight, Self.gridWidth]
+        }
+    }
+
+    /// The observation space.
+    public var space: Space { .box(low: -1, high: 1, shape: shape) }
+
+    /// Floats in one observation.
+    public var size: Int { shape.reduce(1, *) }
+
+    /// Why `level` cannot be encoded, if it cannot.
+    public func problem(with level: Level) -> String? {
+        if kind == .objects && level.pegs.count + level.blocks.count > maxObjects {
+            return "\(level.pegs.count) pegs and \(level.blocks.count) blocks exceed max_objects \(maxObjects)"
+        }
+        return nil
+    }
+
+    /// Writes the observation of `state` (after `shots` of an episode capped at `maxShots`).
+    public func encode(_ state: GameState, shots: Int, maxShots: Int, into out: UnsafeMutableBufferPointer<Float>) {
+        precondition(out.count >= size, "observation buffer too small")
+        switch kind {
+        case .objects: encodeObjects(state, shots: shots, maxShots: maxShots, into: out)
+        case .grid: encodeGrid(state, shots: shots, maxShots: maxShots, into: out)
+        }
+    }
+
+    // MARK: Globals
+
+    /// x in [0, scale] to [-1, 1], clamped.
+    @inline(__always)
+    static func unit(_ x: Double, _ scale: Double) -> Float {
+        Float(min(max(x / scale, 0), 1) * 2 - 1)
+    }
+
+    func writeGlobals(_ s: GameState, shots: Int, maxShots: Int, into o: UnsafeMutableBufferPointer<Float>, at base: Int) {
+        let rules = s.rules
+        var k = base
+        func put(_ v: Float) { o[k] = v; k += 1 }
+        switch s.level.mode {
+        case .classic: put(Self.unit(Double(s.ballsLeft), 20))
+        case .beatTheScore: put(1)
+        case let .dodge(needed): put(Self.unit(Double(s.ballsLeft), Double(needed)))
+        }
+        put(s.orangeTotal > 0 ? Self.unit(Double(s.orangeRemaining), Double(s.orangeTotal)) : -1)
+        put(Self.unit(Double(s.multiplier - 1), 9))
+        put(Self.unit(s.bucket.x, rules.physics.boardWidth))
+        put(Float(s.bucket.direction))
+        put(Float(Trig.cos(s.boardAngle)))
+        switch s.level.mode {
+        case let .beatTheScore(target, limit):
+            put(Self.unit(s.timeLeft ?? 0, limit))
+            put(Self.unit(Double(s.score), Double(target)))
+        default:
+            put(1)
+            put(Self.unit(Double(s.score), 100_000))
+        }
+        if case .dodge = s.level.mode { put(Self.unit(Double(s.chances), 5)) } else { put(-1) }
+        put(Self.unit(Double(shots), Double(max(1, maxShots))))
+        put(s.level.mode.name == "classic" ? 1 : 0)
+        put(s.level.mode.name == "beat_the_score" ? 1 : 0)
+        put(s.level.mode.name == "dodge" ? 1 : 0)
+        for p in Power.allCases { put(s.level.power == p ? 1 : 0) }
+        assert(k - base == Self.globalCount)
+    }
+
+    // MARK: Objects
+
+    func encodeObjects(_ s: GameState, shots: Int, maxShots: Int, into o: UnsafeMutableBufferPointer<Float>) {
+        writeGlobals(s, shots: shots, maxShots: maxShots, into: o, at: 0)
+        let w = s.rules.physics.boardWidth, h = s.rules.physics.boardHeight
+        let turn = s.boardAngle
+        let c = Trig.cos(turn), sn = Trig.sin(turn)
+        var slot = 0
+        func write(_ features: (Vec2, Bool, Double, Double, Double, Int, Bool, Bool, Double)) {
+            let (center, polygon, hw, hh, rotation, kind, block, triangle, spring) = features
+            let base = Self.globalCount + slot * Self.objectFeatures
+            o[base] = 1
+            o[base + 1] = Self.unit(center.x, w)
+            o[base + 2] = Self.unit(center.y, h)
+            o[base + 3] = polygon ? 1 : 0
+            o[base + 4] = Self.unit(hw, 200)
+            o[base + 5] = Self.unit(hh, 200)
+            o[base + 6] = Float(Trig.cos(rotation + turn))
+            o[base + 7] = Float(Trig.sin(rotation + turn))
+            for k in 0..<6 { o[base + 8 + k] = k == kind ? 1 : 0 }
+            o[base + 14] = block ? 1 : 0
+            o[base + 15] = triangle ? 1 : 0
+            o[base + 16] = block ? Float(spring * 2 - 1) : -1
+        }
+        for (i, peg) in s.level.pegs.enumerated() where slot < maxObjects {
+            defer { slot += 1 }
+            guard !s.pegs[i].isRemoved else {
+                clear(o, slot)
+                continue
+            }
+            let kind = PegKind.allCases.firstIndex(of: s.pegs[i].kind)!
+            switch peg.shape {
+            case let .circle(r):
+                write((s.pegCenter(i), false, r, r, 0, kind, false, false, 0))
+            case let .brick(bw, bh, rot):
+                write((s.pegCenter(i), true, bw / 2, bh / 2, rot, kind, false, false, 0))
+            }
+        }
+        for b in s.level.blocks where slot < maxObjects {
+            defer { slot += 1 }
+            let center = Vec2(400, 300) + (b.center - Vec2(400, 300)).rotated(cos: c, sin: sn)
+            write((center, true, b.width / 2, b.height / 2, b.rotation, -1, true, b.shape == .triangle, b.springiness))
+        }
+        while slot < maxObjects {
+            clear(o, slot)
+            slot += 1
+        }
+    }
+
+    @inline(__always)
+    func clear(_ o: UnsafeMutableBufferPointer<Float>, _ slot: Int) {
+        let base = Self.globalCount + slot * Self.objectFeatures
+        for k in 0..<Self.objectFeatures { o[base + k] = 0 }
+    }
+
+    // MARK: Grid
+
+    func encodeGrid(_ s: GameState, shots: Int, maxShots: Int, into o: UnsafeMutableBufferPointer<Float>) {
+        let gw = Self.gridWidth, gh = Self.gridHeight
+        let plane = gw * gh
+        for k in 0..<size { o[k] = 0 }
+        let cell = s.rules.physics.boardWidth / Double(gw)
+        func mark(_ channel: Int, _ shape: Shape) {
+            // Cells whose centre is inside the shape, and always the cell of its centre.
+            let (lo, hi) = shape.bounds
+            let x0 = max(0, Int(lo.x / cell)), x1 = min(gw - 1, Int(hi.x / cell))
+            let y0 = max(0, Int(lo.y / cell)), y1 = min(gh - 1, Int(hi.y / cell))
+            if x0 <= x1 && y0 <= y1 {
+                for y in y0...y1 {
+                    for x in x0...x1 {
+                        let p = Vec2((Double(x) + 0.5) * cell, (Double(y) + 0.5) * cell)
+                        if ObstacleStore.distance(from: p, to: shape) <= 0 { o[channel * plane + y * gw + x] = 1 }
+                    }
+                }
+            }
+            let c = (lo + hi) / 2
+            let cx = min(max(Int(c.x / cell), 0), gw - 1), cy = min(max(Int(c.y / cell), 0), gh - 1)
+            o[channel * plane + cy * gw + cx] = 1
+        }
+        let turn = s.boardAngle
+        let center = Vec2(s.rules.physics.boardWidth / 2, s.rules.physics.boardHeight / 2)
+        func turned(_ shape: Shape) -> Shape {
+            guard turn != 0 else { return shape }
+            switch shape {
+            case let .circle(c, r): return .circle(center: center + (c - center).rotated(by: turn), radius: r)
+            case let .polygon(p): return .polygon(p.mapped { center + ($0 - center).rotated(by: turn) })
+            }
+        }
+        for (i, peg) in s.level.pegs.enumerated() where !s.pegs[i].isRemoved {
+            mark(PegKind.allCases.firstIndex(of: s.pegs[i].kind)!, turned(peg.physicsShape))
+        }
+        for b in s.level.blocks { mark(6, turned(b.physicsShape)) }
+        // The bucket's mouth, on the bottom row.
+        let bx = s.bucket.x, half = s.rules.bucket.width / 2
+        for x in max(0, Int((bx - half) / cell))...min(gw - 1, Int((bx + half) / cell)) {
+            o[7 * plane + (gh - 1) * gw + x] = 1
+        }
+        writeGlobals(s, shots: shots, maxShots: maxShots, into: o, at: 8 * plane)
+    }
+}

@@ -1,0 +1,35 @@
+import PeggleGame
+
+/// Reward functions (docs/environment.md). Every one is computed from the shot and the states
+/// before and after it; none looks at anything an agent could not see.
+public enum RewardKind: String, Sendable, CaseIterable {
+    /// Progress toward the mode's goal: classic, orange cleared this shot / orange in the level;
+    /// beat the score, points this shot / target; dodge, 1 / shots needed for a clean shot. Plus
+    /// +1 on winning and -1 on losing. An episode's rewards sum to at most 2.
+    case progress
+    /// Points scored this shot / 10,000.
+    case score
+    /// +1 on winning, -1 on losing, 0 otherwise.
+    case win
+
+    func reward(before: GameState, after: GameState, shot: ShotResult) -> Float {
+        let terminal: Double = after.status == .won ? 1 : after.status == .lost ? -1 : 0
+        switch self {
+        case .progress:
+            var r = terminal
+            switch after.level.mode {
+            case .classic:
+                if after.orangeTotal > 0 { r += Double(shot.orangeCleared) / Double(after.orangeTotal) }
+            case let .beatTheScore(target, _):
+                r += Double(shot.points) / Double(target)
+            case let .dodge(needed):
+                if after.cleanShots > before.cleanShots { r += 1 / Double(needed) }
+            }
+            return Float(r)
+        case .score:
+            return Float(Double(shot.points) / 10_000)
+        case .win:
+            return Float(terminal)
+        }
+    }
+}

@@ -1,0 +1,473 @@
+import Foundation
+import PeggleGame
+
+/// The `peggle serve` protocol: one JSON request per line in, one JSON reply per line out, in
+/// order (docs/protocol.md). A session holds at most one vector environment. It reads no files
+/// and writes nothing itself: the tool gives it a level loader and an SVG renderer, and moves the
+/// lines.
+public final class ServeSession {
+    /// Protocol version, in the hello line and in docs/protocol.md.
+    public static let protocolVersion = 1
+    /// Most snapshots kept at once.
+    public static let maxSnapshots = 1024
+
+    /// Reads a level file; throws a message naming the file and the problem.
+    public typealias LevelLoader = (String) throws -> Level
+    /// Draws a game state with its latest shots as SVG.
+    public typealias SVGRenderer = (GameState, [ShotResult]) -> String
+
+    let loadLevel: LevelLoader
+    let renderSVG: SVGRenderer
+    var vec: VectorEnv?
+    var encoding = "json"
+    var levelNames: [String] = []
+    var snapshots: [Int: VectorEnv] = [:]
+    var nextSnapshot = 1
+    /// Set by `close`: the loop stops after sending the reply.
+    public private(set) var closed = false
+
+    public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer) {
+        self.loadLevel = loadLevel
+        self.renderSVG = renderSVG
+    }
+
+    /// The first line the server sends.
+    public static var hello: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("hello", "peggle serve")
+        w.field("protocol", protocolVersion)
+        w.field("engine", "peggle-gym \(PeggleGym.version)")
+        w.endObject()
+        return w.text
+    }
+
+    /// Serves until end of input or `close`: the hello line, then a reply per request line.
+    /// Returns when done; `write` returning false (the client went away) also ends it.
+    public static func run(_ session: ServeSession, readLine: () -> String?, write: (String) -> Bool) {
+        guard write(hello) else { return }
+        while !session.closed, let line = readLine() {
+            if line.allSatisfy(\.isWhitespace) { continue }
+            guard write(session.handle(line)) else { return }
+        }
+    }
+
+    // MARK: Requests
+
+    struct Failure: Error {
+        var code: String
+        var message: String
+        init(_ code: String, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The reply line to one request line (never throws; errors become error replies).
+    public func handle(_ line: String) -> String {
+        var id: Any?
+        do {
+            guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                throw Failure("bad_json", "the line is not a JSON object")
+            }
+            id = obj["id"]
+            guard let cmd = obj["cmd"] as? String else { throw Failure("bad_request", "missing \"cmd\" (a string)") }
+            var w = JSONWriter()
+            w.beginObject()
+            writeId(&w, id)
+            w.field("ok", true)
+            switch cmd {
+            case "make": try make(obj, &w)
+            case "spaces": try spaces(&w)
+            case "reset": try reset(obj, &w)
+            case "step": try step(obj, &w)
+            case "render": try render(obj, &w)
+            case "snapshot": try snapshot(&w)
+            case "restore": try restore(obj, &w)
+            case "drop_snapshot": try dropSnapshot(obj)
+            case "close": closed = true
+            default:
+                throw Failure("unknown_command", "unknown command \"\(cmd)\" (expected one of: make, spaces, reset, step, render, snapshot, restore, drop_snapshot, close)")
+            }
+            w.endObject()
+            return w.text
+        } catch let f as Failure {
+            return errorReply(id, f.code, f.message)
+        } catch let e as EnvError {
+            return errorReply(id, e.code, e.message)
+        } catch {
+            return errorReply(id, "internal", "\(error)")
+        }
+    }
+
+    func writeId(_ w: inout JSONWriter, _ id: Any?) {
+        guard let id else { return }
+        w.key("id")
+        switch id {
+        case let s as String: w.string(s)
+        case let n as NSNumber where Self.isBool(n): w.bool(n.boolValue)
+        case let n as NSNumber: w.number(n.doubleValue)
+        default: w.null()
+        }
+    }
+
+    func errorReply(_ id: Any?, _ code: String, _ message: String) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        writeId(&w, id)
+        w.field("ok", false)
+        w.key("error")
+        w.beginObject()
+        w.field("code", code)
+        w.field("message", message)
+        w.endObject()
+        w.endObject()
+        return w.text
+    }
+
+    func made() throws -> VectorEnv {
+        guard let vec else { throw Failure("not_made", "send make first") }
+        return vec
+    }
+
+    // MARK: make, spaces
+
+    func make(_ o: [String: Any], _ w: inout JSONWriter) throws {
+        let known: Set<String> = ["id", "cmd", "levels", "level", "level_order", "num_envs", "encoder", "max_objects",
+                                  "reward", "autoreset", "action", "bins", "max_shots", "threads", "seed",
+                                  "obs_encoding", "trajectory", "mode"]
+        if let unknown = o.keys.filter({ !known.contains($0) }).sorted().first {
+            throw Failure("bad_request", "make: unknown field \"\(unknown)\"")
+        }
+        var paths: [String] = []
+        if let one = o["level"] { paths = [try Self.string(one, "level")] }
+        if let many = o["levels"] {
+            guard let list = many as? [Any], !list.isEmpty else { throw Failure("bad_request", "make: \"levels\" must be a non-empty list of level files") }
+            paths += try list.map { try Self.string($0, "levels[]") }
+        }
+        guard !paths.isEmpty else { throw Failure("bad_request", "make: give \"levels\" (a list of level files) or \"level\"") }
+        var levels: [Level] = []
+        for p in paths {
+            do {
+                levels.append(try loadLevel(p))
+            } catch {
+                throw Failure("level_error", "\(error)")
+            }
+        }
+        if let m = o["mode"] {
+            let mode = try Self.mode(m)
+            for k in levels.indices { levels[k].mode = mode }
+            for (k, l) in levels.enumerated() {
+                if let issue = l.validate().first {
+                    throw Failure("level_error", "\(paths[k]) with the given mode: \(issue)")
+                }
+            }
+        }
+        var config = EnvConfig(levels: levels)
+        config.order = try Self.choice(o["level_order"], "level_order", default: .cycle)
+        let encoderKind: EncoderKind = try Self.choice(o["encoder"], "encoder", default: .objects)
+        config.encoder = ObservationEncoder(kind: encoderKind, maxObjects: try Self.int(o["max_objects"], "max_objects", default: 128, 1...10_000))
+        config.reward = try Self.choice(o["reward"], "reward", default: .progress)
+        switch try Self.string(o["action"] ?? "continuous", "action") {
+        case "continuous": config.action = .continuous
+        case "discrete": config.action = .discrete(bins: try Self.int(o["bins"], "bins", default: 31, 2...100_000))
+        case let other: throw Failure("bad_request", "make: action \"\(other)\" is not continuous or discrete")
+        }
+        config.maxShots = try Self.int(o["max_shots"], "max_shots", default: 100, 1...1_000_000)
+        config.recordTrajectory = try Self.bool(o["trajectory"], "trajectory", default: false)
+        let count = try Self.int(o["num_envs"], "num_envs", default: 1, 1...4096)
+        let threads = try Self.int(o["threads"], "threads", default: 1, 1...256)
+        let seed = UInt64(try Self.int(o["seed"], "seed", default: 0, 0...Int.max))
+        let autoreset: AutoresetMode = try Self.choice(o["autoreset"], "autoreset", default: .nextStep)
+        let enc = try Self.string(o["obs_encoding"] ?? "json", "obs_encoding")
+        guard enc == "json" || enc == "b64f32" else {
+            throw Failure("bad_request", "make: obs_encoding \"\(enc)\" is not json or b64f32")
+        }
+        vec = try VectorEnv(config: config, count: count, autoreset: autoreset, threads: threads, seed: seed)
+        encoding = enc
+        levelNames = levels.map(\.name)
+        snapshots = [:]
+        w.field("num_envs", count)
+        w.field("autoreset", autoreset.rawValue)
+        w.field("obs_encoding", enc)
+        w.key("levels")
+        w.beginArray()
+        for n in levelNames { w.string(n) }
+        w.endArray()
+        try spaces(&w)
+    }
+
+    func spaces(_ w: inout JSONWriter) throws {
+        let v = try made()
+        w.key("observation_space")
+        Self.writeSpace(&w, v.observationSpace)
+        w.key("action_space")
+        Self.writeSpace(&w, v.actionSpace)
+    }
+
+    static func writeSpace(_ w: inout JSONWriter, _ s: Space) {
+        w.beginObject()
+        switch s {
+        case let .box(low, high, shape):
+            w.field("type", "box")
+            w.field("dtype", "float32")
+            w.key("shape")
+            w.beginArray()
+            for d in shape { w.int(d) }
+            w.endArray()
+            w.key("low"); w.number(low)
+            w.key("high"); w.number(high)
+        case let .discrete(n):
+            w.field("type", "discrete")
+            w.field("dtype", "int64")
+            w.field("n", n)
+        }
+        w.endObject()
+    }
+
+    // MARK: reset, step
+
+    func reset(_ o: [String: Any], _ w: inout JSONWriter) throws {
+        var v = try made()
+        let options = (o["options"] as? [String: Any]) ?? [:]
+        if o["options"] != nil && !(o["options"] is [String: Any]) && !(o["options"] is NSNull) {
+            throw Failure("bad_request", "reset: \"options\" must be an object")
+        }
+        var seed: UInt64?
+        if let s = o["seed"], !(s is NSNull) { seed = UInt64(try Self.int(s, "seed", default: 0, 0...Int.max)) }
+        var mask: [Bool]?
+        if let m = o["reset_mask"] ?? options["reset_mask"], !(m is NSNull) {
+            guard let list = m as? [Any] else { throw Failure("bad_request", "reset: \"reset_mask\" must be a list of booleans") }
+            mask = try list.map { try Self.bool($0, "reset_mask[]", default: false) }
+        }
+        var level: Int?
+        if let l = options["level"], !(l is NSNull) {
+            if let name = l as? String {
+                guard let k = levelNames.firstIndex(of: name) else { throw Failure("bad_request", "reset: no level named \"\(name)\"") }
+                level = k
+            } else {
+                level = try Self.int(l, "options.level", default: 0, 0...Int.max)
+            }
+        }
+        try v.reset(seed: seed, mask: mask, level: level)
+        vec = v
+        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
+        w.key("infos")
+        w.beginArray()
+        for i in 0..<v.count {
+            if mask?[i] ?? true { writeInfo(&w, v.slots[i].info, reset: true) } else { w.null() }
+        }
+        w.endArray()
+    }
+
+    func step(_ o: [String: Any], _ w: inout JSONWriter) throws {
+        var v = try made()
+        guard let raw = o["actions"] else { throw Failure("bad_request", "step: missing \"actions\"") }
+        let list: [Any] = (raw as? [Any]) ?? [raw]
+        var actions: [Double] = []
+        actions.reserveCapacity(list.count)
+        for (i, a) in list.enumerated() {
+            guard let n = a as? NSNumber, !Self.isBool(n) else {
+                throw Failure("bad_action", "step: action \(i) is not a number")
+            }
+            actions.append(n.doubleValue)
+        }
+        try v.step(actions)
+        vec = v
+        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
+        w.key("rewards")
+        w.beginArray()
+        for s in v.slots { w.number(s.reward) }
+        w.endArray()
+        w.key("terminated")
+        w.beginArray()
+        for s in v.slots { w.bool(s.terminated) }
+        w.endArray()
+        w.key("truncated")
+        w.beginArray()
+        for s in v.slots { w.bool(s.truncated) }
+        w.endArray()
+        w.key("infos")
+        w.beginArray()
+        for s in v.slots { writeInfo(&w, s.info, reset: s.info.shot == nil) }
+        w.endArray()
+        if v.slots.contains(where: \.hasFinal) {
+            writeObservations(&w, "final_obs", v.finalObservations, rows: v.count, size: v.observationSize)
+            w.key("final_mask")
+            w.beginArray()
+            for s in v.slots { w.bool(s.hasFinal) }
+            w.endArray()
+            w.key("final_infos")
+            w.beginArray()
+            for s in v.slots { if s.hasFinal { writeInfo(&w, s.finalInfo, reset: false) } else { w.null() } }
+            w.endArray()
+        }
+    }
+
+    /// Rows of observations as nested JSON arrays (`key`) or base64 of little-endian float32
+    /// (`key_b64`), with their shape.
+    func writeObservations(_ w: inout JSONWriter, _ key: String, _ values: [Float], rows: Int, size: Int) {
+        if encoding == "b64f32" {
+            w.key(key + "_b64")
+            w.string(values.withUnsafeBufferPointer { p in
+                // Float bits are written little-endian on every platform Swift runs on Linux.
+                Data(buffer: p).base64EncodedString()
+            })
+        } else {
+            w.key(key)
+            w.beginArray()
+            for r in 0..<rows {
+                w.beginArray()
+                for k in (r * size)..<((r + 1) * size) { w.number(values[k]) }
+                w.endArray()
+            }
+            w.endArray()
+        }
+        w.key(key + "_shape")
+        w.beginArray()
+        w.int(rows)
+        w.int(size)
+        w.endArray()
+    }
+
+    func writeInfo(_ w: inout JSONWriter, _ info: EnvInfo, reset: Bool) {
+        w.beginObject()
+        w.field("level", info.level)
+        w.field("level_name", levelNames.indices.contains(info.level) ? levelNames[info.level] : "")
+        w.field("score", info.score)
+        w.field("balls_left", info.ballsLeft)
+        w.field("orange_left", info.orangeLeft)
+        w.field("shots", info.shots)
+        w.field("status", info.status.rawValue)
+        w.field("won", info.status == .won)
+        if reset { w.key("game_seed"); w.int(info.gameSeed) }
+        if let shot = info.shot {
+            w.field("angle", shot.angle)
+            w.field("pegs_hit", shot.hits.total)
+            w.key("hits")
+            w.beginObject()
+            for k in PegKind.allCases { w.field(k.rawValue, shot.hits[k]) }
+            w.endObject()
+            w.field("points", shot.points)
+            w.field("free_balls", shot.freeBalls)
+            w.field("caught", shot.caught)
+            if let t = shot.trajectory {
+                w.key("trajectory")
+                w.beginArray()
+                for path in t.paths {
+                    w.beginArray()
+                    for p in path.points {
+                        w.beginArray()
+                        w.number((p.x * 100).rounded() / 100)
+                        w.number((p.y * 100).rounded() / 100)
+                        w.endArray()
+                    }
+                    w.endArray()
+                }
+                w.endArray()
+            }
+        }
+        w.endObject()
+    }
+
+    // MARK: render, snapshots
+
+    func render(_ o: [String: Any], _ w: inout JSONWriter) throws {
+        let v = try made()
+        let i = try Self.int(o["env"], "env", default: 0, 0...Int.max)
+        guard i < v.count else { throw Failure("bad_request", "render: env \(i) is outside 0..<\(v.count)") }
+        let env = v.envs[i]
+        guard let game = env.game else { throw Failure("not_reset", "render: call reset first") }
+        switch try Self.string(o["format"] ?? "svg", "format") {
+        case "svg":
+            w.field("svg", renderSVG(game, env.lastShot.map { [$0] } ?? []))
+        case "ansi":
+            w.field("text", TextRenderer.render(game))
+        case let other:
+            throw Failure("bad_request", "render: format \"\(other)\" is not svg or ansi")
+        }
+    }
+
+    func snapshot(_ w: inout JSONWriter) throws {
+        let v = try made()
+        guard snapshots.count < Self.maxSnapshots else {
+            throw Failure("bad_request", "snapshot: \(Self.maxSnapshots) snapshots are kept already; drop some with drop_snapshot")
+        }
+        let k = nextSnapshot
+        nextSnapshot += 1
+        snapshots[k] = v
+        w.field("snapshot", k)
+    }
+
+    func restore(_ o: [String: Any], _ w: inout JSONWriter) throws {
+        _ = try made()
+        let k = try Self.int(o["snapshot"], "snapshot", default: -1, Int.min...Int.max)
+        guard let s = snapshots[k] else { throw Failure("no_snapshot", "restore: no snapshot \(k)") }
+        vec = s
+        writeObservations(&w, "obs", s.observations, rows: s.count, size: s.observationSize)
+    }
+
+    func dropSnapshot(_ o: [String: Any]) throws {
+        let k = try Self.int(o["snapshot"], "snapshot", default: -1, Int.min...Int.max)
+        guard snapshots.removeValue(forKey: k) != nil else { throw Failure("no_snapshot", "drop_snapshot: no snapshot \(k)") }
+    }
+
+    // MARK: Field readers
+
+    /// Whether a JSON value JSONSerialization gave is a boolean (it bridges true to 1 otherwise).
+    static func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+
+    static func string(_ v: Any, _ name: String) throws -> String {
+        guard let s = v as? String else { throw Failure("bad_request", "\"\(name)\" must be a string") }
+        return s
+    }
+
+    static func int(_ v: Any?, _ name: String, default d: Int, _ range: ClosedRange<Int>) throws -> Int {
+        guard let v, !(v is NSNull) else { return d }
+        guard let n = v as? NSNumber, !isBool(n), n.doubleValue == n.doubleValue.rounded(),
+              abs(n.doubleValue) < 9.2e18 else {
+            throw Failure("bad_request", "\"\(name)\" must be a whole number")
+        }
+        guard range.contains(n.intValue) else {
+            throw Failure("bad_request", "\"\(name)\" is \(n.intValue); it must be in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return n.intValue
+    }
+
+    static func bool(_ v: Any?, _ name: String, default d: Bool) throws -> Bool {
+        guard let v, !(v is NSNull) else { return d }
+        guard let n = v as? NSNumber, isBool(n) else {
+            throw Failure("bad_request", "\"\(name)\" must be true or false")
+        }
+        return n.boolValue
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ v: Any?, _ name: String, default d: T) throws -> T
+    where T.RawValue == String {
+        guard let v, !(v is NSNull) else { return d }
+        let s = try string(v, name)
+        guard let c = T(rawValue: s) else {
+            throw Failure("bad_request", "\"\(name)\" is \"\(s)\"; expected one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return c
+    }
+
+    /// A `mode` object shaped like the level file's.
+    static func mode(_ v: Any) throws -> GameMode {
+        guard let o = v as? [String: Any], let type = o["type"] as? String else {
+            throw Failure("bad_request", "\"mode\" must be an object with a \"type\"")
+        }
+        switch type {
+        case "classic":
+            return .classic(balls: try int(o["balls"], "mode.balls", default: 10, 1...99))
+        case "beat_the_score":
+            let limit = (o["time_limit"] as? NSNumber)?.doubleValue ?? 120
+            return .beatTheScore(targetScore: try int(o["target_score"], "mode.target_score", default: 50_000, 1...100_000_000),
+                                 timeLimit: limit)
+        case "dodge":
+            return .dodge(shots: try int(o["shots"], "mode.shots", default: 5, 1...99))
+        default:
+            throw Failure("bad_request", "mode type \"\(type)\" is not classic, beat_the_score or dodge")
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Dispatch
+import PeggleGame
+
+/// Gymnasium 1.x autoreset modes.
+public enum AutoresetMode: String, Sendable, CaseIterable {
+    /// An environment whose episode ended is reset on the next `step` (its action is ignored,
+    /// reward 0, terminated and truncated false, the reset's info).
+    case nextStep = "next_step"
+    /// It is reset within the step that ended it; the final observation and info are handed
+    /// back in `finalObservations` and `finalInfos`.
+    case sameStep = "same_step"
+    /// It is not reset until `reset(mask:)` names it; stepping it before is an error.
+    case disabled
+}
+
+/// What one environment of a vector returned on the last call.
+public struct EnvSlot: Sendable, Equatable {
+    public var reward: Float = 0
+    public var terminated = false
+    public var truncated = false
+    public var info = EnvInfo()
+    /// Same-step mode: the episode ended on this step; `finalInfo` and the environment's row of
+    /// `finalObservations` hold where it ended, before the reset.
+    public var hasFinal = false
+    public var finalInfo = EnvInfo()
+    /// The episode ended on the last step (Gymnasium's autoreset flag).
+    public var ended = false
+}
+
+/// N environments stepped together, in parallel over contiguous chunks of environments, into one
+/// observation buffer of N rows. Every environment is independent, so the results are the same,
+/// bit for bit, for any thread count. A value: copying it is a snapshot of all N.
+public struct VectorEnv: Sendable {
+    public private(set) var envs: [PeggleEnv]
+    /// Per environment: reward, flags and info of the last call.
+    public private(set) var slots: [EnvSlot]
+    public let autoreset: AutoresetMode
+    /// Threads to step with (chunks of environments run at once).
+    public var threads: Int
+    /// N rows of `observationSize` floats.
+    public private(set) var observations: [Float]
+    /// Same-step mode: N rows; row i is meaningful where `slots[i].hasFinal`.
+    public private(set) var finalObservations: [Float]
+
+    /// `count` environments; environment i's generator starts from `seed + i` until a seeded reset.
+    public init(config: EnvConfig, count: Int, autoreset: AutoresetMode = .nextStep, threads: Int = 1,
+                seed: UInt64 = 0) throws(EnvError) {
+        guard count >= 1 else { throw EnvError("bad_request", "num_envs must be at least 1") }
+        let first = try PeggleEnv(config: config, seed: seed)
+        envs = (0..<count).map { i in
+            var e = first
+            e.rng = SeededGenerator(seed: seed &+ UInt64(i))
+            return e
+        }
+        slots = Array(repeating: EnvSlot(), count: count)
+        self.autoreset = autoreset
+        self.threads = max(1, threads)
+        observations = Array(repeating: 0, count: count * first.observationSize)
+        finalObservations = Array(repeating: 0, count: count * first.observationSize)
+    }
+
+    public var count: Int { envs.count }
+    public var observationSize: Int { envs[0].observationSize }
+    public var observationSpace: Space { envs[0].observationSpace }
+    public var actionSpace: Space { envs[0].actionSpace }
+    public var rewards: [Float] { slots.map(\.reward) }
+    public var terminated: [Bool] { slots.map(\.terminated) }
+    public var truncated: [Bool] { slots.map(\.truncated) }
+    public var infos: [EnvInfo] { slots.map(\.info) }
+
+    /// Resets every environment, or those in `mask`. With a seed, environment i is reset with
+    /// `seed + i` (as Gymnasium does); without one each continues its own generator.
+    public mutating func reset(seed: UInt64? = nil, mask: [Bool]? = nil, level: Int? = nil) throws(EnvError) {
+        if let mask {
+            guard mask.count == count else {
+                throw EnvError("bad_request", "reset_mask has \(mask.count) entries; num_envs is \(count)")
+            }
+            guard mask.contains(true) else { throw EnvError("bad_request", "reset_mask resets no environment") }
+        }
+        if let level, !envs[0].fresh.indices.contains(level) {
+            throw EnvError("bad_request", "level \(level) is outside 0..<\(envs[0].fresh.count)")
+        }
+        try run { (env, slot, i, row, _) throws(EnvError) in
+            guard mask?[i] ?? true else { return }
+            slot = EnvSlot(info: try env.reset(seed: seed.map { $0 &+ UInt64(i) }, level: level, into: row))
+        }
+    }
+
+    /// Steps every environment with its action (see `ActionMode`), in parallel.
+    public mutating func step(_ actions: [Double]) throws(EnvError) {
+        guard actions.count == count else {
+            throw EnvError("bad_action", "got \(actions.count) actions for \(count) environments")
+        }
+        // Check everything first, so a refused step changes nothing.
+        var angles = [Double](repeating: 0, count: count)
+        for i in 0..<count {
+            guard envs[i].game != nil else { throw EnvError("not_reset", "call reset before step") }
+            if autoreset == .disabled && slots[i].ended {
+                throw EnvError("episode_over", "environment \(i) has ended; reset it with a reset_mask first")
+            }
+            if autoreset == .nextStep && slots[i].ended { continue }  // reset instead; the action is ignored
+            guard let a = envs[i].config.action.angle(for: actions[i], rules: envs[i].config.rules) else {
+                throw EnvError("bad_action", "action \(actions[i]) of environment \(i) is not in the action space \(actionSpace)")
+            }
+            angles[i] = a
+        }
+        let size = observationSize, mode = autoreset
+        try run { (env, slot, i, row, final) throws(EnvError) in
+            let wasEnded = slot.ended
+            slot.hasFinal = false
+            if mode == .nextStep && wasEnded {
+                slot = EnvSlot(info: try env.reset(into: row))
+                return
+            }
+            let out = env.shoot(angle: angles[i], into: row)
+            slot.reward = out.reward
+            slot.terminated = out.terminated
+            slot.truncated = out.truncated
+            slot.info = out.info
+            slot.ended = out.terminated || out.truncated
+            if mode == .sameStep && slot.ended {
+                for k in 0..<size { final[k] = row[k] }
+                slot.finalInfo = out.info
+                slot.hasFinal = true
+                slot.info = try env.reset(into: row)
+            }
+        }
+    }
+
+    /// Runs `body` for every environment, `threads` contiguous chunks at once. Each call gets only
+    /// its own environment, slot, observation row and final-observation row, so chunks never
+    /// share memory. The first error (lowest chunk) is thrown after all chunks finish.
+    mutating func run(
+        _ body: (inout PeggleEnv, inout EnvSlot, Int, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>)
+            throws(EnvError) -> Void
+    ) throws(EnvError) {
+        let n = count, size = observationSize
+        let chunks = min(threads, n)
+        var errors = [EnvError?](repeating: nil, count: chunks)
+        withoutActuallyEscaping(body) { body in
+            envs.withUnsafeMutableBufferPointer { envPtr in
+                slots.withUnsafeMutableBufferPointer { slotPtr in
+                    observations.withUnsafeMutableBufferPointer { obsPtr in
+                        finalObservations.withUnsafeMutableBufferPointer { finPtr in
+                            errors.withUnsafeMutableBufferPointer { errPtr in
+                                let shared = Shared(envs: envPtr, slots: slotPtr, obs: obsPtr, fin: finPtr, errors: errPtr,
+                                                    body: body)
+                                let work = { @Sendable (c: Int) in
+                                    for i in (n * c / chunks)..<(n * (c + 1) / chunks) {
+                                        let row = UnsafeMutableBufferPointer(rebasing: shared.obs[(i * size)..<((i + 1) * size)])
+                                        let fin = UnsafeMutableBufferPointer(rebasing: shared.fin[(i * size)..<((i + 1) * size)])
+                                        do throws(EnvError) {
+                                            try shared.body(&shared.envs[i], &shared.slots[i], i, row, fin)
+                                        } catch {
+                                            shared.errors[c] = error
+                                            return
+                                        }
+                                    }
+                                }
+                                if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let e = errors.compactMap({ $0 }).first { throw e }
+    }
+}
+
+/// The buffers a parallel run shares; each chunk touches only its own environments' parts.
+private struct Shared: @unchecked Sendable {
+    let envs: UnsafeMutableBufferPointer<PeggleEnv>
+    let slots: UnsafeMutableBufferPointer<EnvSlot>
+    let obs: UnsafeMutableBufferPointer<Float>
+    let fin: UnsafeMutableBufferPointer<Float>
+    let errors: UnsafeMutableBufferPointer<EnvError?>
+    let body: (inout PeggleEnv, inout EnvSlot, Int, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>)
+        throws(EnvError) -> Void
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import PeggleAnalytics
+import PeggleEnv
+import PeggleGame
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `peggle serve`: the environment over JSON lines on stdin and stdout (docs/protocol.md).
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve environments over JSON lines on standard input and output.",
+        discussion: "One request per line in, one reply per line out, in order; the first line out is a hello. "
+            + "Standard output carries protocol lines only; messages go to standard error. "
+            + "The server exits with code 0 at end of input, on `close`, or when the client goes away.")
+
+    func run() throws {
+        // A client that dies mid-stream closes the pipe: writing then fails (EPIPE) instead of
+        // killing the process, and the loop ends cleanly.
+        signal(SIGPIPE, SIG_IGN)
+        let renderer = SVGRenderer()
+        let session = ServeSession(
+            loadLevel: { path in
+                do {
+                    return try Files.loadLevel(path)
+                } catch let e as UserError {
+                    throw ServeLevelError(message: e.lines.joined(separator: "; "))
+                }
+            },
+            renderSVG: { state, shots in renderer.render(state, shots: shots) })
+        ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeLine)
+    }
+
+    /// Writes one line to standard output; false when the client has gone away.
+    static func writeLine(_ line: String) -> Bool {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                FileHandle.standardError.write(Data("peggle serve: the client closed the connection; exiting\n".utf8))
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+}
+
+/// A level that could not be loaded, as the protocol reports it.
+struct ServeLevelError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
