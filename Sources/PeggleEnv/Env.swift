@@ -168,11 +168,11 @@ public struct PeggleEnv: Sendable {
 
     /// Shoots at a valid angle (callers have checked the action and that an episode is running).
     mutating func shoot(angle: Double, into obs: UnsafeMutableBufferPointer<Float>) -> StepOutcome {
-        let before = game!
-        var after = before
-        // The angle is in range and the game is running: shoot cannot fail.
-        let shot = (try? after.shoot(angle: angle, recordTrajectory: config.recordTrajectory)) ?? ShotResult(angle: angle)
-        game = after
+        let cleanBefore = game!.cleanShots
+        // Shot in place, so the game's storage is not copied. The angle is in range and the game
+        // is running: shoot cannot fail.
+        let shot = (try? game!.shoot(angle: angle, recordTrajectory: config.recordTrajectory)) ?? ShotResult(angle: angle)
+        let after = game!
         lastShot = shot
         shots += 1
         let terminated = after.isOver
@@ -182,7 +182,7 @@ public struct PeggleEnv: Sendable {
         var info = summary()
         info.shot = .init(angle: angle, hits: shot.hits, points: shot.points, freeBalls: shot.freeBalls,
                           caught: shot.caught, trajectory: shot.trajectory)
-        return StepOutcome(reward: config.reward.reward(before: before, after: after, shot: shot),
+        return StepOutcome(reward: config.reward.reward(cleanShotsBefore: cleanBefore, after: after, shot: shot),
                            terminated: terminated, truncated: truncated, info: info)
     }
 

@@ -1,55 +1,100 @@
 import PeggleGame
 
-/// Appends JSON text to a string. Replies are built by hand rather than through
-/// `JSONSerialization`, because a step's observations are hundreds of thousands of numbers.
+/// Appends JSON text to a byte buffer. Replies are built by hand rather than through
+/// `JSONSerialization`, because a step's observations are hundreds of thousands of numbers; the
+/// buffer is reused from reply to reply, so a reply allocates nothing once it has grown.
 struct JSONWriter {
-    var text = ""
-    private var needsComma = [false]
+    var bytes: [UInt8]
+    private var needsComma: [Bool] = [false]
 
-    init() { text.reserveCapacity(1 << 12) }
+    init() { bytes = [] }
 
-    mutating func beginObject() { value(); text += "{"; needsComma.append(false) }
-    mutating func endObject() { text += "}"; needsComma.removeLast() }
-    mutating func beginArray() { value(); text += "["; needsComma.append(false) }
-    mutating func endArray() { text += "]"; needsComma.removeLast() }
+    /// A writer that takes over `buffer` (moved out, so it stays uniquely referenced and keeps
+    /// its capacity); give it back with `swap` when done.
+    init(takingOver buffer: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &buffer)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The text written, as a string.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func beginObject() { value(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
+    mutating func beginArray() { value(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
 
     /// Writes `"name":` inside an object (the value follows).
     mutating func key(_ name: String) {
-        if needsComma[needsComma.count - 1] { text += "," }
-        text += Self.quoted(name)
-        text += ":"
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        append(LevelCodec.quote(name))
+        bytes.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
     }
 
     /// Separator bookkeeping before any value.
     private mutating func value() {
-        if needsComma[needsComma.count - 1] { text += "," }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
     }
 
-    mutating func string(_ s: String) { value(); text += Self.quoted(s) }
-    mutating func bool(_ b: Bool) { value(); text += b ? "true" : "false" }
-    mutating func null() { value(); text += "null" }
-    mutating func int<T: BinaryInteger>(_ v: T) { value(); text += String(v) }
+    private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    mutating func string(_ s: String) { value(); append(LevelCodec.quote(s)) }
+    mutating func bool(_ b: Bool) { value(); append(b ? "true" : "false") }
+    mutating func null() { value(); append("null") }
+    mutating func int<T: BinaryInteger>(_ v: T) { value(); append(String(v)) }
 
     /// A finite number in its shortest exact form; non-finite values (never produced) as null.
     mutating func number(_ v: Double) {
         value()
-        if !v.isFinite { text += "null" } else if v == v.rounded(), abs(v) < 1e15 { text += String(Int64(v)) } else { text += "\(v)" }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { append(String(Int64(v))) } else { append("\(v)") }
     }
 
     mutating func number(_ v: Float) {
         value()
-        if !v.isFinite { text += "null" } else if v == v.rounded(), abs(v) < 1e7 { text += String(Int32(v)) } else { text += "\(v)" }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { append(String(Int32(v))) } else { append("\(v)") }
     }
-
-    /// Writes raw, already valid JSON as one value.
-    mutating func raw(_ json: String) { value(); text += json }
 
     mutating func field(_ name: String, _ s: String) { key(name); string(s) }
     mutating func field(_ name: String, _ b: Bool) { key(name); bool(b) }
     mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
     mutating func field(_ name: String, _ v: Double) { key(name); number(v) }
 
-    static func quoted(_ s: String) -> String { LevelCodec.quote(s) }
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The bytes of `floats` (little-endian float32, as every platform Swift runs on Linux stores
+    /// them) as a base64 string value, encoded straight into the buffer.
+    mutating func base64(_ floats: UnsafeBufferPointer<Float>) {
+        value()
+        bytes.append(UInt8(ascii: "\""))
+        let raw = UnsafeRawBufferPointer(floats)
+        let n = raw.count
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: (n + 2) / 3 * 4))
+        bytes.withUnsafeMutableBufferPointer { out in
+            Self.alphabet.withUnsafeBufferPointer { a in
+                var i = 0, o = start
+                while i + 3 <= n {
+                    let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
+                    out[o] = a[Int(v >> 18)]
+                    out[o + 1] = a[Int(v >> 12 & 63)]
+                    out[o + 2] = a[Int(v >> 6 & 63)]
+                    out[o + 3] = a[Int(v & 63)]
+                    i += 3
+                    o += 4
+                }
+                let rest = n - i
+                if rest > 0 {
+                    let v = UInt32(raw[i]) << 16 | (rest == 2 ? UInt32(raw[i + 1]) << 8 : 0)
+                    out[o] = a[Int(v >> 18)]
+                    out[o + 1] = a[Int(v >> 12 & 63)]
+                    out[o + 2] = rest == 2 ? a[Int(v >> 6 & 63)] : UInt8(ascii: "=")
+                    out[o + 3] = UInt8(ascii: "=")
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
 }

@@ -12,7 +12,9 @@ public enum RewardKind: String, Sendable, CaseIterable {
     /// +1 on winning, -1 on losing, 0 otherwise.
     case win
 
-    func reward(before: GameState, after: GameState, shot: ShotResult) -> Float {
+    /// The reward of `shot`, which left the game in `after`; `cleanShotsBefore` is the dodge
+    /// count before it (the only thing needed from before the shot, so the game is not copied).
+    func reward(cleanShotsBefore: Int, after: GameState, shot: ShotResult) -> Float {
         let terminal: Double = after.status == .won ? 1 : after.status == .lost ? -1 : 0
         switch self {
         case .progress:
@@ -23,7 +25,7 @@ public enum RewardKind: String, Sendable, CaseIterable {
             case let .beatTheScore(target, _):
                 r += Double(shot.points) / Double(target)
             case let .dodge(needed):
-                if after.cleanShots > before.cleanShots { r += 1 / Double(needed) }
+                if after.cleanShots > cleanShotsBefore { r += 1 / Double(needed) }
             }
             return Float(r)
         case .score:

@@ -25,6 +25,8 @@ public final class ServeSession {
     var nextSnapshot = 1
     /// Set by `close`: the loop stops after sending the reply.
     public private(set) var closed = false
+    /// The reply buffer, reused from request to request.
+    var buffer: [UInt8] = []
 
     public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer) {
         self.loadLevel = loadLevel
@@ -43,12 +45,15 @@ public final class ServeSession {
     }
 
     /// Serves until end of input or `close`: the hello line, then a reply per request line.
-    /// Returns when done; `write` returning false (the client went away) also ends it.
-    public static func run(_ session: ServeSession, readLine: () -> String?, write: (String) -> Bool) {
-        guard write(hello) else { return }
+    /// `write` gets each reply's bytes (without the newline) and returns false when the client
+    /// has gone away, which ends the loop too.
+    public static func run(_ session: ServeSession, readLine: () -> String?,
+                           write: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        guard Array(hello.utf8).withUnsafeBufferPointer(write) else { return }
         while !session.closed, let line = readLine() {
             if line.allSatisfy(\.isWhitespace) { continue }
-            guard write(session.handle(line)) else { return }
+            session.respond(to: line)
+            guard session.buffer.withUnsafeBufferPointer(write) else { return }
         }
     }
 
@@ -65,6 +70,18 @@ public final class ServeSession {
 
     /// The reply line to one request line (never throws; errors become error replies).
     public func handle(_ line: String) -> String {
+        respond(to: line)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Writes the reply to `line` into `buffer`.
+    func respond(to line: String) {
+        var w = JSONWriter(takingOver: &buffer)
+        reply(line, &w)
+        swap(&buffer, &w.bytes)
+    }
+
+    func reply(_ line: String, _ out: inout JSONWriter) {
         var id: Any?
         do {
             guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
@@ -72,7 +89,8 @@ public final class ServeSession {
             }
             id = obj["id"]
             guard let cmd = obj["cmd"] as? String else { throw Failure("bad_request", "missing \"cmd\" (a string)") }
-            var w = JSONWriter()
+            var w = JSONWriter(takingOver: &out.bytes)
+            defer { swap(&out.bytes, &w.bytes) }
             w.beginObject()
             writeId(&w, id)
             w.field("ok", true)
@@ -90,13 +108,12 @@ public final class ServeSession {
                 throw Failure("unknown_command", "unknown command \"\(cmd)\" (expected one of: make, spaces, reset, step, render, snapshot, restore, drop_snapshot, close)")
             }
             w.endObject()
-            return w.text
         } catch let f as Failure {
-            return errorReply(id, f.code, f.message)
+            out = errorReply(id, f.code, f.message)
         } catch let e as EnvError {
-            return errorReply(id, e.code, e.message)
+            out = errorReply(id, e.code, e.message)
         } catch {
-            return errorReply(id, "internal", "\(error)")
+            out = errorReply(id, "internal", "\(error)")
         }
     }
 
@@ -111,7 +128,7 @@ public final class ServeSession {
         }
     }
 
-    func errorReply(_ id: Any?, _ code: String, _ message: String) -> String {
+    func errorReply(_ id: Any?, _ code: String, _ message: String) -> JSONWriter {
         var w = JSONWriter()
         w.beginObject()
         writeId(&w, id)
@@ -122,12 +139,18 @@ public final class ServeSession {
         w.field("message", message)
         w.endObject()
         w.endObject()
-        return w.text
+        return w
     }
 
     func made() throws -> VectorEnv {
         guard let vec else { throw Failure("not_made", "send make first") }
         return vec
+    }
+
+    /// Checks an environment was made. Commands that change it mutate `vec` in place, never a
+    /// copy: a copy would share every buffer and force copy-on-write of all of them.
+    func requireMade() throws {
+        guard vec != nil else { throw Failure("not_made", "send make first") }
     }
 
     // MARK: make, spaces
@@ -228,7 +251,7 @@ public final class ServeSession {
     // MARK: reset, step
 
     func reset(_ o: [String: Any], _ w: inout JSONWriter) throws {
-        var v = try made()
+        try requireMade()
         let options = (o["options"] as? [String: Any]) ?? [:]
         if o["options"] != nil && !(o["options"] is [String: Any]) && !(o["options"] is NSNull) {
             throw Failure("bad_request", "reset: \"options\" must be an object")
@@ -249,8 +272,8 @@ public final class ServeSession {
                 level = try Self.int(l, "options.level", default: 0, 0...Int.max)
             }
         }
-        try v.reset(seed: seed, mask: mask, level: level)
-        vec = v
+        try vec!.reset(seed: seed, mask: mask, level: level)
+        let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
         w.key("infos")
         w.beginArray()
@@ -261,7 +284,7 @@ public final class ServeSession {
     }
 
     func step(_ o: [String: Any], _ w: inout JSONWriter) throws {
-        var v = try made()
+        try requireMade()
         guard let raw = o["actions"] else { throw Failure("bad_request", "step: missing \"actions\"") }
         let list: [Any] = (raw as? [Any]) ?? [raw]
         var actions: [Double] = []
@@ -272,8 +295,8 @@ public final class ServeSession {
             }
             actions.append(n.doubleValue)
         }
-        try v.step(actions)
-        vec = v
+        try vec!.step(actions)
+        let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
         w.key("rewards")
         w.beginArray()
@@ -309,10 +332,7 @@ public final class ServeSession {
     func writeObservations(_ w: inout JSONWriter, _ key: String, _ values: [Float], rows: Int, size: Int) {
         if encoding == "b64f32" {
             w.key(key + "_b64")
-            w.string(values.withUnsafeBufferPointer { p in
-                // Float bits are written little-endian on every platform Swift runs on Linux.
-                Data(buffer: p).base64EncodedString()
-            })
+            values.withUnsafeBufferPointer { w.base64($0) }
         } else {
             w.key(key)
             w.beginArray()

@@ -289,15 +289,22 @@ public struct GameState: Sendable {
             let ball = world.ball(at: k)
             k += 1
             guard let b = info(ball.id) else { continue }
-            if (ball.position - ballInfo[b].anchor).length > rules.stuckDistance {
-                ballInfo[b].anchor = ball.position
-                ballInfo[b].anchorTime = world.time
-            } else if world.time - ballInfo[b].anchorTime >= rules.stuckTime - 1e-9 {
-                ballInfo[b].stuck = true
+            // One read and at most one write of the entry per step (this runs every step).
+            // (The bounce-count rule may have flagged a ball that is still moving.)
+            var entry = ballInfo[b]
+            if (ball.position - entry.anchor).lengthSquared > rules.stuckDistance * rules.stuckDistance {
+                entry.anchor = ball.position
+                entry.anchorTime = world.time
+            } else if world.time - entry.anchorTime >= rules.stuckTime - 1e-9 {
+                entry.stuck = true
             }
-            guard ballInfo[b].stuck else { continue }
-            ballInfo[b].stuck = false
-            ballInfo[b].anchorTime = world.time
+            guard entry.stuck else {
+                ballInfo[b] = entry
+                continue
+            }
+            entry.stuck = false
+            entry.anchorTime = world.time
+            ballInfo[b] = entry
             world.store.touching(center: world.localPoint(ball.position), margin: rules.stuckReach, into: &scratch)
             var removed = 0
             for id in scratch where Int(id) < pegs.count {

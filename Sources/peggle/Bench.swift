@@ -34,18 +34,46 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print one JSON object per thread count.")
     var json = false
 
+    @Flag(help: "Measure a VectorEnv in process instead: shots per second over --envs environments.")
+    var vector = false
+
+    @Flag(help: "Measure the same VectorEnv workload through a real `peggle serve` pipe (base64 observations).")
+    var serve = false
+
+    @Option(help: "Environments for --vector and --serve.")
+    var envs = 64
+
+    @Option(help: "Batched steps per run for --vector and --serve.")
+    var batches = 40
+
     func run() throws {
         guard scene == "grid" else { throw UserError("--scene: unknown scene '\(scene)' (expected grid)") }
         guard shots >= 2 else { throw UserError("--shots: \(shots) is too few; give at least 2") }
         guard `repeat` >= 1 else { throw UserError("--repeat: \(`repeat`) must be at least 1") }
+        guard envs >= 1 && envs <= 4096 else { throw UserError("--envs: \(envs) is outside 1...4096") }
+        guard batches >= 1 else { throw UserError("--batches: \(batches) must be at least 1") }
         let counts = try threads.split(separator: ",").map { part -> Int in
             guard let t = Int(part), t >= 1, t <= 256 else {
                 throw UserError("--threads: '\(part)' is not a thread count from 1 to 256")
             }
             return t
         }
+        let lvl = try Files.loadLevel(level)
+        let rows = vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
+        if let csv {
+            let cols = vector || serve
+                ? ["mode", "envs", "threads", "batches", "shots", "seconds", "shots_per_s"]
+                : ["threads", "shots", "steps", "seconds", "steps_per_s", "shots_per_s", "mean_steps_per_shot",
+                   "game_shots_per_s", "game_mean_steps_per_shot"]
+            let text = ([cols.joined(separator: ",")] + rows.map { r in cols.map { "\(r[$0]!)" }.joined(separator: ",") })
+                .joined(separator: "\n") + "\n"
+            try Files.write(text, to: csv)
+        }
+    }
+
+    /// Physics and full-game throughput on the scene, per thread count.
+    func runScene(_ lvl: Level, _ counts: [Int]) throws -> [[String: Any]] {
         let rules = Rules()
-        let lvl = try Files.loadLevel(level, rules: rules)
         let angles = Benchmarks.gridAngles(shots)
         var rows: [[String: Any]] = []
         for t in counts {
@@ -86,13 +114,7 @@ struct Bench: ParsableCommand {
                     + "(median of \(`repeat`))")
             }
         }
-        if let csv {
-            let cols = ["threads", "shots", "steps", "seconds", "steps_per_s", "shots_per_s", "mean_steps_per_shot",
-                        "game_shots_per_s", "game_mean_steps_per_shot"]
-            let text = ([cols.joined(separator: ",")] + rows.map { r in cols.map { "\(r[$0]!)" }.joined(separator: ",") })
-                .joined(separator: "\n") + "\n"
-            try Files.write(text, to: csv)
-        }
+        return rows
     }
 
     /// Work done by one run: shots, fixed steps, wall seconds.

@@ -33,13 +33,15 @@ struct Serve: ParsableCommand {
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeLine)
     }
 
-    /// Writes one line to standard output; false when the client has gone away.
-    static func writeLine(_ line: String) -> Bool {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+    /// Writes one line (and its newline) to standard output; false when the client has gone away.
+    static func writeLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        writeAll(UnsafeRawBufferPointer(line)) && withUnsafeBytes(of: UInt8(ascii: "\n")) { writeAll($0) }
+    }
+
+    static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 FileHandle.standardError.write(Data("peggle serve: the client closed the connection; exiting\n".utf8))

@@ -1,0 +1,172 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+
+/// `peggle bench --vector` and `--serve`: environment throughput in process and through a pipe.
+extension Bench {
+    /// The workload: `envs` environments on the level (next-step autoreset, the default object
+    /// encoder), reset with seed 0, then `batches` steps of seeded random actions.
+    func environmentConfig(_ lvl: Level) -> EnvConfig {
+        var c = EnvConfig(levels: [lvl])
+        c.encoder = ObservationEncoder(maxObjects: max(128, lvl.pegs.count + lvl.blocks.count))
+        return c
+    }
+
+    func batchActions() -> [[Double]] {
+        var g = SeededGenerator(seed: 1)
+        return (0..<batches).map { _ in (0..<envs).map { _ in g.nextUnit() * 2 - 1 } }
+    }
+
+    func runEnvironments(_ lvl: Level, _ counts: [Int]) throws -> [[String: Any]] {
+        var rows: [[String: Any]] = []
+        for t in counts {
+            var inProcess: [Run] = []
+            var piped: [Run] = []
+            for _ in 0..<`repeat` {
+                inProcess.append(try runVector(lvl, threads: t))
+                if serve { piped.append(try runServe(level, threads: t)) }
+            }
+            var row = Self.envRow(vector || !serve ? "vector" : "serve", Self.median(serve ? piped : inProcess),
+                                  envs: envs, threads: t, batches: batches)
+            if serve {
+                let local = Self.median(inProcess)
+                row["in_process_shots_per_s"] = Self.round(Double(local.shots) / local.seconds, 1)
+                row["serve_over_in_process"] = Self.round((row["shots_per_s"] as! Double) / (row["in_process_shots_per_s"] as! Double), 3)
+            }
+            rows.append(row)
+            if json {
+                printLine(JSON.text(row))
+            } else {
+                var line = "\(row["mode"]!), \(envs) envs, threads \(t): \(row["shots_per_s"]!) shots/s (median of \(`repeat`))"
+                if serve { line += "; in process \(row["in_process_shots_per_s"]!) shots/s" }
+                printLine(line)
+            }
+        }
+        return rows
+    }
+
+    static func envRow(_ mode: String, _ r: Run, envs: Int, threads: Int, batches: Int) -> [String: Any] {
+        ["mode": mode, "engine": "peggle-gym \(PeggleGym.version)", "envs": envs, "threads": threads,
+         "cores": ProcessInfo.processInfo.activeProcessorCount, "batches": batches, "shots": r.shots,
+         "seconds": round(r.seconds, 4), "shots_per_s": round(Double(r.shots) / r.seconds, 1)]
+    }
+
+    /// In process: a VectorEnv stepped `batches` times. Counts shots actually taken (a next-step
+    /// reset takes none).
+    func runVector(_ lvl: Level, threads: Int) throws -> Run {
+        var v = try VectorEnv(config: environmentConfig(lvl), count: envs, threads: threads)
+        try v.reset(seed: 0)
+        let all = batchActions()
+        var shots = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for a in all {
+            try v.step(a)
+            for s in v.slots where s.info.shot != nil { shots += 1 }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Run(shots: shots, steps: 0, seconds: seconds)
+    }
+
+    /// Through a pipe: a real `peggle serve` child, driven request by request as a client would,
+    /// decoding every reply and its base64 observations.
+    func runServe(_ levelPath: String, threads: Int) throws -> Run {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let child = Process()
+        child.executableURL = exe
+        child.arguments = ["serve"]
+        let input = Pipe(), output = Pipe()
+        child.standardInput = input
+        child.standardOutput = output
+        try child.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            child.waitUntilExit()
+        }
+        var reader = LineReader(output.fileHandleForReading)
+        // As an efficient client does: the observations' base64 is taken out of the line by
+        // position and decoded directly; the rest (rewards, flags, infos) is parsed as JSON.
+        var observations: [Float] = []
+        func request(_ line: String) throws -> [String: Any] {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            guard var reply = reader.nextBytes() else { throw UserError("--serve: the server closed the pipe") }
+            if let (start, end) = Self.span(of: Array(#""obs_b64":""#.utf8), in: reply) {
+                guard let data = Data(base64Encoded: Data(reply[start..<end])) else {
+                    throw UserError("--serve: observations that are not base64")
+                }
+                observations = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                reply.removeSubrange(start..<end)
+            }
+            guard let obj = try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any] else {
+                throw UserError("--serve: a reply that is not a JSON object")
+            }
+            guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: reply, as: UTF8.self))") }
+            return obj
+        }
+        _ = reader.nextBytes()  // hello
+        let absolute = URL(fileURLWithPath: levelPath).path
+        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"b64f32","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
+        _ = try request(#"{"cmd":"reset","seed":0}"#)
+        let all = batchActions()
+        var shots = 0
+        var checksum: Float = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for a in all {
+            let reply = try request(#"{"cmd":"step","actions":[\#(a.map { "\($0)" }.joined(separator: ","))]}"#)
+            guard observations.count == envs * ((reply["obs_shape"] as? [Int])?.last ?? -1) else {
+                throw UserError("--serve: a reply without its observations")
+            }
+            checksum += observations[0]
+            for info in (reply["infos"] as? [[String: Any]]) ?? [] where info["angle"] != nil { shots += 1 }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        _ = checksum
+        return Run(shots: shots, steps: 0, seconds: seconds)
+    }
+}
+
+extension Bench {
+    /// The range of the string value that follows `key` (which ends with the opening quote).
+    static func span(of key: [UInt8], in line: [UInt8]) -> (Int, Int)? {
+        guard key.count <= line.count else { return nil }
+        var i = 0
+        while i + key.count <= line.count {
+            if line[i] == key[0] && line[i..<(i + key.count)].elementsEqual(key) {
+                let start = i + key.count
+                guard let end = line[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return (start, end)
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// Lines from a file handle, buffered. Each byte is scanned for the newline once, so a long
+/// line arriving in many small reads costs linear time.
+struct LineReader {
+    let handle: FileHandle
+    var buffer: [UInt8] = []
+    var start = 0
+    var scanned = 0
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    mutating func nextBytes() -> [UInt8]? {
+        while true {
+            if let nl = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[start..<nl])
+                start = nl + 1
+                scanned = start
+                if start > 1 << 20 {
+                    buffer.removeFirst(start)
+                    scanned -= start
+                    start = 0
+                }
+                return line
+            }
+            scanned = buffer.count
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+import PegglePhysics
+
+/// The repository root, for the bundled levels.
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// A bundled level by file name ("first-steps").
+func bundled(_ name: String) throws -> Level {
+    try LevelCodec.decode(Data(contentsOf: repoRoot.appendingPathComponent("Levels/\(name).json")))
+}
+
+/// A small classic level: two orange pegs and some blue, with a few balls, so episodes are short.
+func tinyLevel(name: String = "Tiny", balls: Int = 3) -> Level {
+    var pegs: [Peg] = []
+    for (k, x) in stride(from: 150.0, through: 650.0, by: 50).enumerated() {
+        pegs.append(Peg(id: k + 1, kind: k == 3 || k == 7 ? .orange : .blue, center: Vec2(x, 300)))
+    }
+    return Level(name: name, mode: .classic(balls: balls), pegs: pegs)
+}
+
+/// A config over `levels` with small observations.
+func config(_ levels: [Level], maxShots: Int = 100, action: ActionMode = .continuous,
+            encoder: ObservationEncoder = ObservationEncoder(maxObjects: 40)) -> EnvConfig {
+    var c = EnvConfig(levels: levels)
+    c.maxShots = maxShots
+    c.action = action
+    c.encoder = encoder
+    return c
+}
+
+/// Deterministic action sequence in [-1, 1].
+func actions(_ n: Int, seed: UInt64) -> [Double] {
+    var g = SeededGenerator(seed: seed)
+    return (0..<n).map { _ in g.nextUnit() * 2 - 1 }
+}
+
+/// FNV-1a 64 over the bits of some floats.
+struct Hasher64 {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    mutating func add(_ x: UInt64) {
+        var v = x
+        for _ in 0..<8 {
+            value = (value ^ (v & 0xff)) &* 0x100_0000_01b3
+            v >>= 8
+        }
+    }
+    mutating func add(_ floats: [Float]) { for f in floats { add(UInt64(f.bitPattern)) } }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+import Testing
+
+@Suite("Serve protocol")
+struct ServeProtocolTests {
+    /// A session whose levels come from the repository's Levels folder.
+    static func session() -> ServeSession {
+        ServeSession(
+            loadLevel: { path in
+                guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent(path).path) else {
+                    throw ServeTestError(message: "\(path): no such file")
+                }
+                return try LevelCodec.decode(data)
+            },
+            renderSVG: { state, shots in "<svg><!-- \(state.level.name), \(shots.count) shots --></svg>" })
+    }
+
+    static func reply(_ s: ServeSession, _ line: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(s.handle(line).utf8)) as? [String: Any])
+    }
+
+    static func errorCode(_ r: [String: Any]) -> String? {
+        guard r["ok"] as? Bool == false else { return nil }
+        return (r["error"] as? [String: Any])?["code"] as? String
+    }
+
+    static let make = #"{"id": 1, "cmd": "make", "levels": ["Levels/first-steps.json", "Levels/upside-down.json"], "num_envs": 3, "max_objects": 40, "max_shots": 4}"#
+
+    @Test func helloNamesTheProtocolAndEngine() throws {
+        let h = try #require(JSONSerialization.jsonObject(with: Data(ServeSession.hello.utf8)) as? [String: Any])
+        #expect(h["protocol"] as? Int == 1)
+        #expect((h["engine"] as? String)?.hasPrefix("peggle-gym ") == true)
+    }
+
+    @Test func makeResetStepRoundTrip() throws {
+        let s = Self.session()
+        let made = try Self.reply(s, Self.make)
+        #expect(made["ok"] as? Bool == true)
+        #expect(made["id"] as? Int == 1)
+        #expect(made["num_envs"] as? Int == 3)
+        let obsSpace = try #require(made["observation_space"] as? [String: Any])
+        #expect(obsSpace["dtype"] as? String == "float32")
+        #expect(obsSpace["shape"] as? [Int] == [17 + 40 * 17])
+        let reset = try Self.reply(s, #"{"id": "r", "cmd": "reset", "seed": 4}"#)
+        #expect(reset["id"] as? String == "r")
+        let obs = try #require(reset["obs"] as? [[Double]])
+        #expect(obs.count == 3 && obs.allSatisfy { $0.count == 697 })
+        #expect((reset["infos"] as? [Any])?.count == 3)
+        let step = try Self.reply(s, #"{"cmd": "step", "actions": [0.1, -0.2, 0.3]}"#)
+        #expect((step["rewards"] as? [Double])?.count == 3)
+        #expect((step["terminated"] as? [Bool])?.count == 3)
+        let infos = try #require(step["infos"] as? [[String: Any]])
+        #expect(infos.allSatisfy { $0["angle"] != nil && $0["hits"] is [String: Any] })
+    }
+
+    /// JSON arrays and base64 float32 carry the same observations, bit for bit.
+    @Test func base64MatchesJSON() throws {
+        func observations(_ encoding: String) throws -> [Float] {
+            let s = Self.session()
+            _ = try Self.reply(s, Self.make.replacingOccurrences(of: "\"id\": 1,", with: "\"obs_encoding\": \"\(encoding)\","))
+            _ = try Self.reply(s, #"{"cmd": "reset", "seed": 11}"#)
+            let step = try Self.reply(s, #"{"cmd": "step", "actions": [0.5, 0.0, -0.5]}"#)
+            if encoding == "json" { return (step["obs"] as! [[Double]]).flatMap { $0.map(Float.init) } }
+            let data = try #require(Data(base64Encoded: step["obs_b64"] as! String))
+            #expect(step["obs_shape"] as? [Int] == [3, 697])
+            return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        }
+        #expect(try observations("json") == observations("b64f32"))
+    }
+
+    /// Bad requests get an error reply with a code, and the session keeps serving.
+    @Test(arguments: [
+        ("this is not json", "bad_json"),
+        ("[1, 2, 3]", "bad_json"),
+        (#"{"cmd": 5}"#, "bad_request"),
+        (#"{"cmd": "fly"}"#, "unknown_command"),
+        (#"{"cmd": "step", "actions": [0, 0]}"#, "bad_action"),
+        (#"{"cmd": "step", "actions": [0, 0, 1.5]}"#, "bad_action"),
+        (#"{"cmd": "step", "actions": [0, "NaN", 0]}"#, "bad_action"),
+        (#"{"cmd": "step", "actions": [0, true, 0]}"#, "bad_action"),
+        (#"{"cmd": "step"}"#, "bad_request"),
+        (#"{"cmd": "reset", "seed": -1}"#, "bad_request"),
+        (#"{"cmd": "reset", "reset_mask": [true]}"#, "bad_request"),
+        (#"{"cmd": "render", "env": 7}"#, "bad_request"),
+        (#"{"cmd": "restore", "snapshot": 99}"#, "no_snapshot"),
+        (#"{"cmd": "make", "levels": ["Levels/none.json"]}"#, "level_error"),
+        (#"{"cmd": "make", "levels": ["Levels/first-steps.json"], "encoder": "pixels"}"#, "bad_request"),
+        (#"{"cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 0}"#, "bad_request"),
+        (#"{"cmd": "make", "levels": ["Levels/bench-grid.json"], "max_objects": 50}"#, "level_error"),
+        (#"{"cmd": "make", "level": "Levels/first-steps.json", "colour": "red"}"#, "bad_request"),
+    ])
+    func badRequests(line: String, code: String) throws {
+        let s = Self.session()
+        _ = try Self.reply(s, Self.make)
+        _ = try Self.reply(s, #"{"cmd": "reset", "seed": 1}"#)
+        #expect(Self.errorCode(try Self.reply(s, line)) == code, "\(line)")
+        // Still serving, and the failed request changed nothing.
+        let step = try Self.reply(s, #"{"cmd": "step", "actions": [0.1, 0.1, 0.1]}"#)
+        #expect(step["ok"] as? Bool == true)
+    }
+
+    @Test func orderOfCommandsIsChecked() throws {
+        let s = Self.session()
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "reset"}"#)) == "not_made")
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "spaces"}"#)) == "not_made")
+        _ = try Self.reply(s, Self.make)
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "step", "actions": [0, 0, 0]}"#)) == "not_reset")
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "render"}"#)) == "not_reset")
+    }
+
+    @Test func missingLevelNamesTheFile() throws {
+        let r = try Self.reply(Self.session(), #"{"cmd": "make", "levels": ["Levels/none.json"]}"#)
+        #expect(((r["error"] as? [String: Any])?["message"] as? String)?.contains("Levels/none.json") == true)
+    }
+
+    @Test func snapshotRestoreReplays() throws {
+        let s = Self.session()
+        _ = try Self.reply(s, Self.make)
+        _ = try Self.reply(s, #"{"cmd": "reset", "seed": 2}"#)
+        let snap = try Self.reply(s, #"{"cmd": "snapshot"}"#)
+        let id = try #require(snap["snapshot"] as? Int)
+        let first = try Self.reply(s, #"{"cmd": "step", "actions": [0.2, 0.4, -0.6]}"#)
+        let restored = try Self.reply(s, #"{"cmd": "restore", "snapshot": \#(id)}"#)
+        #expect(restored["ok"] as? Bool == true)
+        let again = try Self.reply(s, #"{"cmd": "step", "actions": [0.2, 0.4, -0.6]}"#)
+        #expect(first["obs"] as? [[Double]] == again["obs"] as? [[Double]])
+        #expect(first["rewards"] as? [Double] == again["rewards"] as? [Double])
+        #expect(try Self.reply(s, #"{"cmd": "drop_snapshot", "snapshot": \#(id)}"#)["ok"] as? Bool == true)
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "restore", "snapshot": \#(id)}"#)) == "no_snapshot")
+    }
+
+    @Test func renderSVGAndText() throws {
+        let s = Self.session()
+        _ = try Self.reply(s, Self.make)
+        _ = try Self.reply(s, #"{"cmd": "reset", "seed": 2}"#)
+        let svg = try Self.reply(s, #"{"cmd": "render", "env": 1}"#)
+        #expect((svg["svg"] as? String)?.hasPrefix("<svg") == true)
+        let text = try Self.reply(s, #"{"cmd": "render", "env": 0, "format": "ansi"}"#)
+        let t = try #require(text["text"] as? String)
+        #expect(t.contains("V") && t.contains("O"))  // cannon and orange pegs
+        #expect(t.split(separator: "\n").count == 33)  // border, 30 rows, border, status
+    }
+
+    /// The loop: hello first, a reply per line in order (pipelined), blank lines skipped, and it
+    /// stops at end of input or after close.
+    @Test func loopRepliesInOrder() throws {
+        var input = [Self.make, "", #"{"id": 2, "cmd": "reset", "seed": 1}"#, "junk", #"{"id": 3, "cmd": "spaces"}"#,
+                     #"{"id": 4, "cmd": "close"}"#, #"{"id": 5, "cmd": "spaces"}"#]
+        var out: [String] = []
+        ServeSession.run(Self.session(), readLine: { input.isEmpty ? nil : input.removeFirst() },
+                         write: { out.append(String(decoding: $0, as: UTF8.self)); return true })
+        #expect(out.count == 6)  // hello + make, reset, junk, spaces, close; nothing after close
+        let ids = out.dropFirst().map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? Int }
+        #expect(ids == [1, 2, nil, 3, 4])
+        // A client that goes away ends the loop at once.
+        var calls = 0
+        ServeSession.run(Self.session(), readLine: { calls += 1; return Self.make }, write: { _ in false })
+        #expect(calls == 0)
+    }
+}
+
+struct ServeTestError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
