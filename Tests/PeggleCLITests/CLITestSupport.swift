@@ -44,6 +44,30 @@ enum CLI {
                          stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Runs `peggle args...` with `input` on its standard input.
+    static func runWithInput(_ args: [String], input: String) throws -> RunResult {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = root
+        let inPipe = Pipe(), out = Pipe(), err = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Feed the input from another thread so a full output pipe cannot deadlock us.
+        let writer = Thread {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return RunResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                         stderr: String(decoding: e, as: UTF8.self))
+    }
+
     /// A fresh empty folder.
     static func tempDir() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("peggle-cli-\(UUID().uuidString)")
