@@ -142,7 +142,8 @@ public struct PeggleEnv: Sendable {
                 chosen = rng.nextInt(below: fresh.count)
             }
         }
-        let gameSeed = rng.next()
+        // 63 bits, so the seed fits a signed 64-bit integer wherever it is reported (NumPy int64).
+        let gameSeed = rng.next() >> 1
         var g = fresh[chosen]
         g.reseed(gameSeed)
         game = g
