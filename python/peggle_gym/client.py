@@ -1,0 +1,431 @@
+"""A client for one `peggle serve` process: JSON lines over its standard input and output.
+
+The protocol (the Swift source `Sources/PeggleEnv/Serve.swift` is the authority): the server
+prints a hello line, then answers each request line with one reply line, in order. A reply has
+``"ok": true`` and fields, or ``"ok": false`` and ``"error": {"code", "message"}``.
+"""
+from __future__ import annotations
+
+import base64
+import collections
+import json
+import math
+import os
+import pathlib
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+#: The protocol version this client speaks (the server's hello names its own).
+PROTOCOL_VERSION = 1
+
+#: How long the server may take to print its hello line, in seconds.
+HELLO_TIMEOUT = 30.0
+
+
+class PeggleError(RuntimeError):
+    """The server refused a request (``code`` is the protocol's stable error code), or the client
+    could not talk to it."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class PeggleServerDied(PeggleError):
+    """The `peggle serve` process exited or stopped answering (code ``server_died``)."""
+
+    def __init__(self, message: str):
+        super().__init__("server_died", message)
+
+
+def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
+    """The `peggle` binary to run: ``peggle_path`` if given, else ``$PEGGLE_BIN``, else `peggle`
+    on ``PATH``, else ``.build/release/peggle`` of the Swift package this file lives in (found by
+    walking up to the folder holding ``Package.swift``)."""
+    if peggle_path is not None:
+        path = os.fspath(peggle_path)
+        if not os.path.isfile(path) or not os.access(path, os.X_OK):
+            raise FileNotFoundError(f"peggle_path {path!r} is not an executable file")
+        return path
+    env = os.environ.get("PEGGLE_BIN")
+    if env:
+        if not os.path.isfile(env) or not os.access(env, os.X_OK):
+            raise FileNotFoundError(f"PEGGLE_BIN={env!r} is not an executable file")
+        return env
+    on_path = shutil.which("peggle")
+    if on_path:
+        return on_path
+    for folder in pathlib.Path(__file__).resolve().parents:
+        if (folder / "Package.swift").is_file():
+            candidate = folder / ".build" / "release" / "peggle"
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return str(candidate)
+            raise FileNotFoundError(
+                f"no peggle binary: build it with `cd {folder} && swift build -c release`, "
+                "or pass peggle_path=..., or set PEGGLE_BIN")
+    raise FileNotFoundError(
+        "no peggle binary: pass peggle_path=..., set PEGGLE_BIN, or put `peggle` on PATH")
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has data (or end of file) within ``timeout`` seconds (poll, so any fd
+    number works, unlike select)."""
+    p = select.poll()
+    p.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    return bool(p.poll(max(0, int(timeout * 1000))))
+
+
+def _pump_stderr(fd: int, tail: collections.deque) -> None:
+    """Copies the server's standard error to ``sys.stderr`` (looked up on every write, so pytest's
+    and Jupyter's replacements see it) and keeps its last lines for error messages."""
+    partial = ""
+    try:
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            text = data.decode("utf-8", errors="replace")
+            out = sys.stderr
+            if out is not None:
+                try:
+                    out.write(text)
+                    out.flush()
+                except Exception:  # a closed or broken sys.stderr must not kill the pump
+                    pass
+            lines = (partial + text).split("\n")
+            partial = lines.pop()
+            tail.extend(lines)
+        if partial:
+            tail.append(partial)
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _shutdown(proc: subprocess.Popen, stdin_fd: int, stdout_fd: int, pump: threading.Thread,
+              state: dict) -> None:
+    """Ends the server and reaps it; safe to call once from close() or from the finalizer."""
+    if state.get("closed"):
+        return
+    state["closed"] = True
+    if os.getpid() != state["owner"]:
+        # A forked child (multiprocessing) holds copies of the pipes: drop them, and leave the
+        # server and its output to the process that started it.
+        for fd in (stdin_fd, stdout_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        return
+    if proc.poll() is None:
+        try:
+            os.write(stdin_fd, b'{"cmd":"close"}\n')
+        except OSError:
+            pass
+    try:
+        os.close(stdin_fd)  # end of input: the server stops even if it missed the close
+    except OSError:
+        pass
+    # Read (and drop) whatever replies are still coming, so a server writing a large reply is
+    # never stuck on a full pipe; stop at end of output or after a deadline.
+    deadline = time.monotonic() + 5.0
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if not _readable(stdout_fd, left) or not os.read(stdout_fd, 1 << 20):
+                break
+    except (OSError, ValueError):
+        pass
+    try:
+        proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    try:
+        os.close(stdout_fd)
+    except OSError:
+        pass
+    pump.join(timeout=2.0)
+
+
+class PeggleClient:
+    """One `peggle serve` subprocess. ``request(cmd, **fields)`` sends a request and returns the
+    reply's fields, raising `PeggleError` for an error reply and `PeggleServerDied` if the
+    process ends. The process is closed by `close()`, on garbage collection and at interpreter
+    exit. Not thread-safe beyond one request at a time (a lock serialises requests)."""
+
+    def __init__(self, peggle_path: str | os.PathLike | None = None):
+        self.path = find_peggle(peggle_path)
+        self._stderr_tail: collections.deque = collections.deque(maxlen=40)
+        self._proc = subprocess.Popen(
+            [self.path, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, bufsize=0, close_fds=True)
+        self.pid = self._proc.pid
+        # Raw descriptors: replies are read in large chunks and split on newlines here.
+        self._in = os.dup(self._proc.stdin.fileno())
+        self._out = os.dup(self._proc.stdout.fileno())
+        err = os.dup(self._proc.stderr.fileno())
+        for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            f.close()
+        self._pump = threading.Thread(target=_pump_stderr, args=(err, self._stderr_tail),
+                                      name=f"peggle-serve-{self.pid}-stderr", daemon=True)
+        self._pump.start()
+        self._state: dict = {"owner": os.getpid()}
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._in, self._out,
+                                           self._pump, self._state)
+        self._buffer = bytearray()
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self._dead: PeggleServerDied | None = None
+        self._broken = ""
+        try:
+            hello = self._read_line(timeout=HELLO_TIMEOUT)
+        except PeggleServerDied:
+            self.close()
+            raise
+        try:
+            h = json.loads(hello)
+        except ValueError:
+            h = None
+        if not isinstance(h, dict) or h.get("hello") != "peggle serve":
+            self.close()
+            raise PeggleError("protocol", f"{self.path} serve did not greet as peggle serve: {hello[:200]!r}")
+        if h.get("protocol") != PROTOCOL_VERSION:
+            self.close()
+            raise PeggleError("protocol", f"{self.path} speaks protocol {h.get('protocol')!r}; "
+                                          f"this client speaks {PROTOCOL_VERSION}")
+        #: The hello line's fields (``engine`` names the simulator version).
+        self.hello = h
+
+    # MARK: lifecycle
+
+    @property
+    def closed(self) -> bool:
+        return not self._finalizer.alive
+
+    def close(self) -> None:
+        """Asks the server to close, waits for it to exit (killing it after 5 s) and reaps it.
+        Calling it again does nothing."""
+        self._finalizer()
+
+    def __enter__(self) -> "PeggleClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # MARK: requests
+
+    def request(self, cmd: str, **fields: Any) -> dict:
+        """Sends ``{"cmd": cmd, **fields}`` and returns the reply (``ok`` and ``id`` removed)."""
+        with self._lock:
+            if self.closed:
+                raise PeggleError("closed", "the client is closed")
+            if self._dead is not None:
+                raise self._dead
+            if os.getpid() != self._state["owner"]:
+                raise PeggleError("wrong_process", f"this client's server belongs to process {self._state['owner']}; "
+                                                   "make environments inside the process that uses them")
+            if self._broken:
+                raise PeggleError("protocol", self._broken)
+            rid = self._next_id
+            self._next_id += 1
+            line = json.dumps({"cmd": cmd, "id": rid, **fields}, allow_nan=False,
+                              separators=(",", ":")).encode() + b"\n"
+            try:
+                view = memoryview(line)
+                while view:
+                    n = os.write(self._in, view)
+                    view = view[n:]
+            except OSError:
+                raise self._died("stopped reading requests") from None
+            except BaseException:
+                # Interrupted (Ctrl-C) mid-line: the server would read the next request glued to
+                # this part, so nothing more can be trusted.
+                if view and len(view) < len(line):
+                    self._broken = "a request was interrupted half sent; make a new environment"
+                raise
+            # Replies to earlier requests whose wait was interrupted come first: skip them.
+            while True:
+                reply_line = self._read_line()
+                try:
+                    reply = json.loads(reply_line)
+                except ValueError:
+                    raise PeggleError("protocol", f"the reply to {cmd} is not JSON: {reply_line[:200]!r}") from None
+                got = reply.pop("id", None)
+                if not (isinstance(got, int) and got < rid):
+                    break
+        if got != rid:
+            raise PeggleError("protocol", f"the reply to {cmd} (id {rid}) answers another request: {reply_line[:200]!r}")
+        if reply.pop("ok", None) is not True:
+            err = reply.get("error") or {}
+            raise PeggleError(str(err.get("code", "unknown")), str(err.get("message", reply_line[:200])))
+        return reply
+
+    def _read_line(self, timeout: float | None = None) -> bytes:
+        buf = self._buffer
+        start = 0
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            k = buf.find(b"\n", start)
+            if k >= 0:
+                line = bytes(buf[:k])
+                del buf[:k + 1]
+                return line
+            start = len(buf)
+            if deadline is not None:
+                if not _readable(self._out, deadline - time.monotonic()):
+                    raise self._died(f"printed no hello line within {timeout:g} s", kill=True)
+            try:
+                chunk = os.read(self._out, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise self._died("closed its output")
+            buf += chunk
+
+    def _died(self, what: str, kill: bool = False) -> PeggleServerDied:
+        """The error for a server that went away; remembered, so later calls raise it too."""
+        proc = self._proc
+        if kill and proc.poll() is None:
+            proc.kill()
+        try:
+            code = proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            how = "is still running"
+        elif code < 0:
+            try:
+                how = f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
+        self._pump.join(timeout=0.5)
+        tail = [line for line in self._stderr_tail if line.strip()][-5:]
+        msg = f"peggle serve (pid {self.pid}, {self.path}) {what} and {how}"
+        if tail:
+            msg += "; its last messages: " + " | ".join(tail)
+        self._dead = PeggleServerDied(msg)
+        return self._dead
+
+
+# MARK: reply decoding shared by the environments
+
+def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A reply's rows of observations (``key`` or ``key_b64``) as a new float32 array of
+    ``(rows, *shape)``."""
+    rows = reply[key + "_shape"][0]
+    if key + "_b64" in reply:
+        flat = np.frombuffer(base64.b64decode(reply[key + "_b64"]), dtype="<f4").astype(np.float32)
+    else:
+        flat = np.asarray(reply[key], dtype=np.float32)
+    return flat.reshape((rows, *shape))
+
+
+def decode_info(info: dict) -> dict:
+    """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
+    vector `_add_info` makes an array typed after the first value it sees): ``angle`` always a
+    float, ``game_seed`` a `numpy.uint64` (it uses all 64 bits), ``trajectory`` a list of
+    float64 ``(points, 2)`` arrays, one per ball."""
+    if "angle" in info:
+        info["angle"] = float(info["angle"])
+    if "game_seed" in info:
+        info["game_seed"] = np.uint64(info["game_seed"])
+    if "trajectory" in info:
+        info["trajectory"] = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in info["trajectory"]]
+    return info
+
+
+def space_from(desc: dict):
+    """A Gymnasium space from the protocol's description."""
+    from gymnasium import spaces
+    if desc["type"] == "box":
+        return spaces.Box(low=np.float32(desc["low"]), high=np.float32(desc["high"]),
+                          shape=tuple(desc["shape"]), dtype=np.float32)
+    if desc["type"] == "discrete":
+        return spaces.Discrete(int(desc["n"]))
+    raise PeggleError("protocol", f"unknown space type {desc['type']!r}")
+
+
+def action_values(actions: Any, count: int, single: bool) -> list[float]:
+    """Actions as a flat list of numbers for the step request; non-finite values are refused
+    here with the server's code, since JSON cannot carry them."""
+    flat = np.asarray(actions).reshape(-1)
+    if flat.dtype.kind not in "iuf":
+        raise PeggleError("bad_action", f"actions must be numbers, got {actions!r}")
+    values = flat.astype(np.float64).tolist()
+    if single and len(values) != count:
+        raise PeggleError("bad_action", f"expected one action, got {len(values)}: {actions!r}")
+    for i, v in enumerate(values):
+        if not math.isfinite(v):
+            raise PeggleError("bad_action", f"action {v} of environment {i} is not a finite number")
+    return values
+
+
+def make_request(levels, *, level_order: str, encoder: str, max_objects: int, reward: str,
+                 action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
+                 threads: int, obs_encoding: str, num_envs: int, autoreset: str) -> dict:
+    """The fields of a make request; level paths are made absolute against the working
+    directory, so the server (which may run elsewhere) opens the files the caller meant."""
+    if levels is None:
+        raise ValueError("give level=... (a level file) or levels=[...]")
+    if isinstance(levels, (str, os.PathLike)):
+        levels = [levels]
+    paths = [os.path.abspath(os.path.expanduser(os.fspath(p))) for p in levels]
+    if not paths:
+        raise ValueError("levels is empty")
+    fields: dict[str, Any] = {
+        "levels": paths, "level_order": level_order, "encoder": encoder, "max_objects": int(max_objects),
+        "reward": reward, "action": action, "max_shots": int(max_shots), "trajectory": bool(trajectory),
+        "threads": int(threads), "obs_encoding": obs_encoding, "num_envs": int(num_envs),
+        "autoreset": autoreset,
+    }
+    if action == "discrete":
+        fields["bins"] = int(bins)
+    if mode is not None:
+        fields["mode"] = mode
+    return fields
+
+
+def level_option(level: Any) -> int | str:
+    """A reset's ``options["level"]`` as the server takes it: an index or a level name."""
+    if isinstance(level, str):
+        return level
+    if isinstance(level, (int, np.integer)) and not isinstance(level, bool):
+        return int(level)
+    raise ValueError(f"options['level'] must be a level index or name, not {level!r}")
+
+
+def cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def server_seed(seed: int) -> int:
+    """A reset seed as the server takes it (0 ... 2**63 - 1)."""
+    seed = int(seed)
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed {seed} is outside 0 ... 2**63 - 1")
+    return seed

@@ -1,0 +1,122 @@
+"""`PeggleEnv`: one Peggle environment as a `gymnasium.Env`, served by its own `peggle serve`."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import gymnasium as gym
+
+from .client import (PeggleClient, action_values, decode_info, decode_obs, level_option, make_request,
+                     server_seed, space_from)
+
+RESET_OPTIONS = ("level",)
+
+
+class PeggleEnv(gym.Env):
+    """One Peggle environment. One step is one shot, simulated to its end.
+
+    Args:
+        level: a level file (JSON), or a list of them (same as ``levels``). Relative paths are
+            resolved against the current working directory.
+        levels: level files; each episode plays one, in turn (``level_order="cycle"``) or drawn
+            from the seeded generator (``"random"``).
+        encoder: ``"objects"`` (globals then a padded list of ``max_objects`` objects, a flat
+            vector) or ``"grid"`` (9 x 30 x 40 channels).
+        reward: ``"progress"`` (orange cleared per shot as a fraction, +1 win, -1 loss),
+            ``"score"`` (points / 10,000) or ``"win"`` (+1 / -1 at the end).
+        action: ``"continuous"`` (``Box(-1, 1, (1,))``, the aim across the cannon's range) or
+            ``"discrete"`` (``Discrete(bins)`` evenly spaced aims).
+        max_shots: shots after which an episode is truncated.
+        mode: a game mode object as in level files (``{"type": "classic", "balls": 10}``), for
+            every level instead of its own.
+        trajectory: put each shot's ball paths into ``info["trajectory"]``.
+        threads: server threads (one environment uses one).
+        obs_encoding: ``"b64f32"`` (binary, fast) or ``"json"`` (the same numbers as text).
+        render_mode: ``None`` or ``"ansi"`` (the server's 80 x 30 text picture with a status
+            line). There is no ``"rgb_array"``: the server draws SVG, and turning it into pixels
+            would need a rasteriser beyond numpy; use `render_svg`.
+        peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
+            repository's ``.build/release/peggle``).
+
+    Reset options: ``{"level": index or name}`` plays that level. ``reset(seed=s)`` makes the
+    episode a function of ``s``; ``reset()`` continues the seeded generator (a first ``reset()``
+    without any seed draws one from `np_random`, so fresh environments differ).
+    Info (reset): level, level_name, score, balls_left, orange_left, shots, status, won,
+    game_seed. Info (step): the same but game_seed, plus angle, pegs_hit, hits (per kind),
+    points, free_balls, caught and, with ``trajectory=True``, trajectory.
+    Stepping after the episode ended raises `PeggleError` (code ``episode_over``); actions
+    outside the action space raise it with code ``bad_action`` (they are not clipped).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
+                 level_order: str = "cycle", encoder: str = "objects", max_objects: int = 128,
+                 reward: str = "progress", action: str = "continuous", bins: int = 31,
+                 max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
+                 threads: int = 1, obs_encoding: str = "b64f32", render_mode: str | None = None,
+                 peggle_path: str | os.PathLike | None = None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if level is not None and levels is not None:
+            raise ValueError("give level or levels, not both")
+        fields = make_request(levels if levels is not None else level, level_order=level_order,
+                              encoder=encoder, max_objects=max_objects, reward=reward, action=action,
+                              bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
+                              threads=threads, obs_encoding=obs_encoding, num_envs=1,
+                              autoreset="disabled")
+        self.render_mode = render_mode
+        self.client = PeggleClient(peggle_path)
+        try:
+            made = self.client.request("make", **fields)
+        except BaseException:
+            self.client.close()
+            raise
+        #: The levels' names, in order (``reset(options={"level": name})`` takes them).
+        self.level_names: list[str] = list(made["levels"])
+        self.observation_space = space_from(made["observation_space"])
+        self.action_space = space_from(made["action_space"])
+        self._obs_shape = self.observation_space.shape
+        self._seeded = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        fields: dict[str, Any] = {}
+        if options:
+            unknown = sorted(set(options) - set(RESET_OPTIONS))
+            if unknown:
+                raise ValueError(f"unknown reset option {unknown[0]!r} (known: {', '.join(RESET_OPTIONS)})")
+            if "level" in options:
+                fields["options"] = {"level": level_option(options["level"])}
+        if seed is None and not self._seeded:
+            # Gymnasium's rule: with no seed ever given, start from entropy (via np_random).
+            seed = int(self.np_random.integers(0, 2**62))  # the server reads seeds below ~9.2e18
+        if seed is not None:
+            fields["seed"] = server_seed(seed)
+        reply = self.client.request("reset", **fields)
+        self._seeded = self._seeded or seed is not None
+        obs = decode_obs(reply, "obs", self._obs_shape)[0]
+        return obs, decode_info(reply["infos"][0])
+
+    def step(self, action):
+        reply = self.client.request("step", actions=action_values(action, 1, single=True))
+        obs = decode_obs(reply, "obs", self._obs_shape)[0]
+        return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
+                decode_info(reply["infos"][0]))
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; make the env with render_mode='ansi'")
+            return None
+        return self.client.request("render", env=0, format="ansi")["text"]
+
+    def render_svg(self) -> str:
+        """The board and the latest shot's ball path as an SVG document (any render mode)."""
+        return self.client.request("render", env=0, format="svg")["svg"]
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        super().close()

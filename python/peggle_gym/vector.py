@@ -1,0 +1,178 @@
+"""`PeggleVectorEnv`: N Peggle environments as one `gymnasium.vector.VectorEnv`, stepped together
+(in parallel across threads) by one `peggle serve` process."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .client import (PeggleClient, action_values, cores, decode_info, decode_obs, level_option, make_request,
+                     server_seed, space_from)
+
+_MODES = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+
+
+def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
+    if isinstance(value, AutoresetMode):
+        return value
+    for mode, name in _MODES.items():
+        if value in (name, mode.value, mode.name):
+            return mode
+    raise ValueError(f"autoreset {value!r} is not one of {', '.join(_MODES.values())} (or an AutoresetMode)")
+
+
+class PeggleVectorEnv(VectorEnv):
+    """``num_envs`` Peggle environments in one server, with Gymnasium 1.x autoreset semantics
+    exactly as `gymnasium.vector.SyncVectorEnv` has them:
+
+    - ``next_step`` (default): an environment whose episode ended is reset by the next `step`;
+      its action there is ignored, its reward is 0, its flags false and its info the reset's.
+    - ``same_step``: it is reset within the step that ended it; ``infos["final_obs"]`` (an object
+      array of observations) and ``infos["final_info"]`` (a dict of arrays), each masked by
+      ``infos["_final_obs"]`` / ``infos["_final_info"]``, hold where it ended.
+    - ``disabled``: stepping it raises `PeggleError` (``episode_over``) until
+      ``reset(options={"reset_mask": mask})`` resets it.
+
+    ``reset(seed=s)`` gives environment i the seed ``s + i``. Infos are dicts of arrays with
+    ``_key`` masks. Other arguments as for `PeggleEnv`; ``threads`` defaults to the cores this
+    process may use (results are identical for any thread count). ``render()`` with
+    ``render_mode="ansi"`` returns every environment's text picture in a tuple.
+    """
+
+    def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
+                 levels: list | None = None, level_order: str = "cycle", encoder: str = "objects",
+                 max_objects: int = 128, reward: str = "progress", action: str = "continuous",
+                 bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
+                 autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
+                 obs_encoding: str = "b64f32", render_mode: str | None = None,
+                 peggle_path: str | os.PathLike | None = None):
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        if level is not None and levels is not None:
+            raise ValueError("give level or levels, not both")
+        mode_enum = _autoreset_mode(autoreset)
+        if threads is None:
+            threads = max(1, min(int(num_envs), cores()))
+        fields = make_request(levels if levels is not None else level, level_order=level_order,
+                              encoder=encoder, max_objects=max_objects, reward=reward, action=action,
+                              bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
+                              threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
+                              autoreset=_MODES[mode_enum])
+        self.client = PeggleClient(peggle_path)
+        try:
+            made = self.client.request("make", **fields)
+        except BaseException:
+            self.client.close()
+            raise
+        self.num_envs = int(made["num_envs"])
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi"], "render_fps": 1, "autoreset_mode": mode_enum}
+        #: The levels' names, in order.
+        self.level_names: list[str] = list(made["levels"])
+        self.single_observation_space = space_from(made["observation_space"])
+        self.single_action_space = space_from(made["action_space"])
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._obs_shape = self.single_observation_space.shape
+        self._seeded = False
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        return self.metadata["autoreset_mode"]
+
+    def reset(self, *, seed: int | list | None = None, options: dict[str, Any] | None = None):
+        """Resets every environment, or those where ``options["reset_mask"]`` (a numpy bool array
+        of shape ``(num_envs,)``) is true. ``seed``: an int (environment i gets ``seed + i``),
+        None, or a list ``[s, s + 1, ...]``. ``options["level"]``: a level index or name."""
+        seed = self._single_seed(seed)
+        super().reset(seed=seed)
+        fields: dict[str, Any] = {}
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if mask is not None:
+            if not isinstance(mask, np.ndarray):
+                raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"`options['reset_mask']` must have shape `({self.num_envs},)`, got {mask.shape}")
+            if mask.dtype != np.bool_:
+                raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+            if not mask.any():
+                raise ValueError("`options['reset_mask']` must contain a boolean array with at least one True value, "
+                                 f"got reset_mask={mask}")
+            fields["reset_mask"] = mask.tolist()
+        if options:
+            unknown = sorted(set(options) - {"level"})
+            if unknown:
+                raise ValueError(f"unknown reset option {unknown[0]!r} (known: level, reset_mask)")
+            fields["options"] = {"level": level_option(options["level"])}
+        if seed is None and not self._seeded:
+            seed = int(self.np_random.integers(0, 2**62))  # room for seed + i; the server reads < ~9.2e18
+        if seed is not None:
+            fields["seed"] = server_seed(seed)
+        reply = self.client.request("reset", **fields)
+        self._seeded = self._seeded or seed is not None
+        obs = decode_obs(reply, "obs", self._obs_shape)
+        infos: dict[str, Any] = {}
+        for i, info in enumerate(reply["infos"]):
+            if info is not None:
+                infos = self._add_info(infos, decode_info(info), i)
+        return obs, infos
+
+    def _single_seed(self, seed) -> int | None:
+        """The one seed the server takes for ``seed`` (a list must be consecutive)."""
+        if seed is None or isinstance(seed, (int, np.integer)):
+            return None if seed is None else int(seed)
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"If seeds are passed as a list the length must match num_envs={self.num_envs} "
+                             f"but got length={len(seeds)}.")
+        if all(s is None for s in seeds):
+            return None
+        if all(s is not None for s in seeds) and all(int(s) == int(seeds[0]) + i for i, s in enumerate(seeds)):
+            return int(seeds[0])
+        raise ValueError("the server seeds environment i with seed + i: give an int, None, or a list "
+                         f"[s, s + 1, ..., s + {self.num_envs - 1}], not {seeds}")
+
+    def step(self, actions):
+        reply = self.client.request("step", actions=action_values(actions, self.num_envs, single=False))
+        obs = decode_obs(reply, "obs", self._obs_shape)
+        rewards = np.asarray(reply["rewards"], dtype=np.float64)
+        terminated = np.asarray(reply["terminated"], dtype=np.bool_)
+        truncated = np.asarray(reply["truncated"], dtype=np.bool_)
+        final_mask = reply.get("final_mask")
+        final_obs = decode_obs(reply, "final_obs", self._obs_shape) if final_mask else None
+        infos: dict[str, Any] = {}
+        for i, info in enumerate(reply["infos"]):
+            if final_mask and final_mask[i]:
+                # As SyncVectorEnv: the ended episode's last observation and info first...
+                infos = self._add_info(infos, {"final_obs": final_obs[i].copy(),
+                                               "final_info": decode_info(reply["final_infos"][i])}, i)
+            # ...then the info of what the environment now holds.
+            infos = self._add_info(infos, decode_info(info), i)
+        return obs, rewards, terminated, truncated, infos
+
+    def render(self) -> tuple[str, ...] | None:
+        """With ``render_mode="ansi"``, every environment's board as text."""
+        if self.render_mode is None:
+            return None
+        return tuple(self.render_text(i) for i in range(self.num_envs))
+
+    def render_text(self, env: int = 0) -> str:
+        """Environment ``env``'s board as text (80 x 30 cells and a status line)."""
+        return self.client.request("render", env=int(env), format="ansi")["text"]
+
+    def render_svg(self, env: int = 0) -> str:
+        """Environment ``env``'s board and latest shot as an SVG document."""
+        return self.client.request("render", env=int(env), format="svg")["svg"]
+
+    def close_extras(self, **kwargs: Any) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()

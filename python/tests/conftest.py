@@ -1,0 +1,98 @@
+"""Shared fixtures. The tests import `peggle_gym` from this source tree (installed or not) and run
+the binary the package finds: $PEGGLE_BIN when set (CI points it at the debug build), else
+`peggle` on PATH, else the repository's .build/release/peggle."""
+import gc
+import os
+import pathlib
+import sys
+
+import pytest
+
+PYTHON = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PYTHON))
+
+ROOT = PYTHON.parent
+LEVEL = str(ROOT / "Levels" / "first-steps.json")
+
+
+def process_gone(pid: int) -> bool:
+    """True once `pid` has exited and been reaped (a zombie still answers signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def children() -> list[str]:
+    """This process's child processes (running or zombie), as "pid state command" lines."""
+    me, found = os.getpid(), []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name_end = text.rindex(")")
+        state, ppid = text[name_end + 2:].split()[:2]
+        if int(ppid) == me:
+            found.append(f"{stat.parent.name} {state} {text[text.index('(') + 1:name_end]}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes():
+    """Every test ends with no server (or zombie) of ours left: each one closes what it made."""
+    before = set(children())
+    yield
+    gc.collect()
+    left = sorted(set(children()) - before)
+    assert left == [], f"processes left behind: {left}"
+
+
+@pytest.fixture(scope="session")
+def peggle_bin():
+    from peggle_gym import find_peggle
+    try:
+        return find_peggle()
+    except FileNotFoundError as e:
+        pytest.fail(f"{e} (the Python tests need the peggle binary)")
+
+
+@pytest.fixture
+def make_env(peggle_bin):
+    """Makes `PeggleEnv`s (first-steps, 3 shots unless told) and closes them after the test."""
+    from peggle_gym import PeggleEnv
+    made = []
+
+    def make(**kw):
+        if "levels" not in kw:
+            kw.setdefault("level", LEVEL)
+        kw.setdefault("max_shots", 3)
+        env = PeggleEnv(**kw)
+        made.append(env)
+        return env
+
+    yield make
+    for env in made:
+        env.close()
+
+
+@pytest.fixture
+def make_vec(peggle_bin):
+    """Makes `PeggleVectorEnv`s (first-steps, 3 shots, 4 environments unless told) and closes them
+    after the test."""
+    from peggle_gym import PeggleVectorEnv
+    made = []
+
+    def make(**kw):
+        if "levels" not in kw:
+            kw.setdefault("level", LEVEL)
+        kw.setdefault("max_shots", 3)
+        kw.setdefault("num_envs", 4)
+        env = PeggleVectorEnv(**kw)
+        made.append(env)
+        return env
+
+    yield make
+    for env in made:
+        env.close()
