@@ -85,7 +85,7 @@ public final class ServeSession {
         var id: Any?
         do {
             guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                throw Failure("bad_json", "the line is not a JSON object")
+                throw Failure("bad_json", "the line is not a JSON object (note: JSON has no NaN or Infinity, and numbers must fit a double)")
             }
             id = obj["id"]
             guard let cmd = obj["cmd"] as? String else { throw Failure("bad_request", "missing \"cmd\" (a string)") }
@@ -444,14 +444,27 @@ public final class ServeSession {
 
     static func int(_ v: Any?, _ name: String, default d: Int, _ range: ClosedRange<Int>) throws -> Int {
         guard let v, !(v is NSNull) else { return d }
-        guard let n = v as? NSNumber, !isBool(n), n.doubleValue == n.doubleValue.rounded(),
-              abs(n.doubleValue) < 9.2e18 else {
-            throw Failure("bad_request", "\"\(name)\" must be a whole number")
+        guard let n = v as? NSNumber, !isBool(n) else { throw Failure("bad_request", "\"\(name)\" must be a whole number") }
+        let value: Int
+        switch String(cString: n.objCType) {
+        case "c", "s", "i", "l", "q":
+            value = n.int64Value == Int64(Int.min) ? Int.min : Int(n.int64Value)  // exact, all 64 bits
+        case "C", "S", "I", "L", "Q":
+            guard n.uint64Value <= UInt64(Int.max) else {
+                throw Failure("bad_request", "\"\(name)\" is \(n.uint64Value); it must be in \(range.lowerBound)...\(range.upperBound)")
+            }
+            value = Int(n.uint64Value)
+        default:
+            let x = n.doubleValue
+            guard x == x.rounded(), let exact = Int(exactly: x) else {
+                throw Failure("bad_request", "\"\(name)\" must be a whole number")
+            }
+            value = exact
         }
-        guard range.contains(n.intValue) else {
-            throw Failure("bad_request", "\"\(name)\" is \(n.intValue); it must be in \(range.lowerBound)...\(range.upperBound)")
+        guard range.contains(value) else {
+            throw Failure("bad_request", "\"\(name)\" is \(value); it must be in \(range.lowerBound)...\(range.upperBound)")
         }
-        return n.intValue
+        return value
     }
 
     static func bool(_ v: Any?, _ name: String, default d: Bool) throws -> Bool {

@@ -39,7 +39,8 @@ public struct VectorEnv: Sendable {
     public var threads: Int
     /// N rows of `observationSize` floats.
     public private(set) var observations: [Float]
-    /// Same-step mode: N rows; row i is meaningful where `slots[i].hasFinal`.
+    /// Same-step mode: N rows; row i holds where environment i's episode ended when
+    /// `slots[i].hasFinal`, and zeros otherwise.
     public private(set) var finalObservations: [Float]
 
     /// `count` environments; environment i's generator starts from `seed + i` until a seeded reset.
@@ -107,6 +108,8 @@ public struct VectorEnv: Sendable {
         let size = observationSize, mode = autoreset
         try run { (env, slot, i, row, final) throws(EnvError) in
             let wasEnded = slot.ended
+            // Rows of environments that did not just end are zeros (clear what an earlier end left).
+            if slot.hasFinal { for k in 0..<size { final[k] = 0 } }
             slot.hasFinal = false
             if mode == .nextStep && wasEnded {
                 slot = EnvSlot(info: try env.reset(into: row))

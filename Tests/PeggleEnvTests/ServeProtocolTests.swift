@@ -165,3 +165,36 @@ struct ServeTestError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
+
+@Suite("Serve protocol: numbers")
+struct ServeNumberTests {
+    @Test func theWholeSeedRangeIsAccepted() throws {
+        let s = ServeProtocolTests.session()
+        _ = try ServeProtocolTests.reply(s, ServeProtocolTests.make)
+        for seed in ["0", "9223372036854775807", "4611686018427387904"] {
+            let r = try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": \#(seed)}"#)
+            #expect(r["ok"] as? Bool == true, "seed \(seed)")
+        }
+        for bad in ["9223372036854775808", "1.5", "-3", "\"7\""] {
+            #expect(ServeProtocolTests.errorCode(try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": \#(bad)}"#)) == "bad_request", "seed \(bad)")
+        }
+    }
+
+    /// In same-step mode the rows of final_obs that final_mask leaves out are zeros.
+    @Test func unmaskedFinalRowsAreZero() throws {
+        let s = ServeProtocolTests.session()
+        _ = try ServeProtocolTests.reply(s, #"{"cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 3, "max_objects": 40, "max_shots": 2, "autoreset": "same_step"}"#)
+        _ = try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": 1}"#)
+        // Environment 0 wins First Steps with one shot at -0.65 (action -0.65 / 1.5) and ends on
+        // the first step; the others end when truncated on the second. On the second step
+        // environment 0's row must no longer hold its first episode's end.
+        let first = try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [-0.43333333333333335, 0.6, 0.6]}"#)
+        try #require(first["final_mask"] as? [Bool] == [true, false, false], "environment 0 should win at once")
+        let second = try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [0.6, 0.6, 0.6]}"#)
+        let mask = try #require(second["final_mask"] as? [Bool])
+        let rows = try #require(second["final_obs"] as? [[Double]])
+        #expect(mask == [false, true, true])
+        #expect(rows[0].allSatisfy { $0 == 0 })
+        #expect(!rows[1].allSatisfy { $0 == 0 })
+    }
+}
