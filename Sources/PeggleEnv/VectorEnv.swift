@@ -1,5 +1,6 @@
 import Dispatch
 import PeggleGame
+import Synchronization
 
 /// Gymnasium 1.x autoreset modes.
 public enum AutoresetMode: String, Sendable, CaseIterable {
@@ -130,16 +131,21 @@ public struct VectorEnv: Sendable {
         }
     }
 
-    /// Runs `body` for every environment, `threads` contiguous chunks at once. Each call gets only
-    /// its own environment, slot, observation row and final-observation row, so chunks never
-    /// share memory. The first error (lowest chunk) is thrown after all chunks finish.
+    /// Runs `body` for every environment on `threads` threads. The environments are cut into
+    /// small contiguous chunks that the threads take in turn from a shared counter, so a thread
+    /// that drew short shots takes more chunks instead of waiting (shots vary tenfold in length).
+    /// Each call gets only its own environment, slot, observation row and final-observation row,
+    /// so chunks never share memory, and the results cannot depend on who ran what. The first
+    /// error (lowest chunk) is thrown after all chunks finish.
     mutating func run(
         _ body: (inout PeggleEnv, inout EnvSlot, Int, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>)
             throws(EnvError) -> Void
     ) throws(EnvError) {
         let n = count, size = observationSize
-        let chunks = min(threads, n)
+        let workers = min(threads, n)
+        let chunks = workers == 1 ? 1 : min(n, workers * 8)
         var errors = [EnvError?](repeating: nil, count: chunks)
+        let next = Atomic<Int>(0)
         withoutActuallyEscaping(body) { body in
             envs.withUnsafeMutableBufferPointer { envPtr in
                 slots.withUnsafeMutableBufferPointer { slotPtr in
@@ -148,7 +154,7 @@ public struct VectorEnv: Sendable {
                             errors.withUnsafeMutableBufferPointer { errPtr in
                                 let shared = Shared(envs: envPtr, slots: slotPtr, obs: obsPtr, fin: finPtr, errors: errPtr,
                                                     body: body)
-                                let work = { @Sendable (c: Int) in
+                                let chunk = { @Sendable (c: Int) in
                                     for i in (n * c / chunks)..<(n * (c + 1) / chunks) {
                                         let row = UnsafeMutableBufferPointer(rebasing: shared.obs[(i * size)..<((i + 1) * size)])
                                         let fin = UnsafeMutableBufferPointer(rebasing: shared.fin[(i * size)..<((i + 1) * size)])
@@ -160,7 +166,17 @@ public struct VectorEnv: Sendable {
                                         }
                                     }
                                 }
-                                if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+                                if workers == 1 {
+                                    chunk(0)
+                                } else {
+                                    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                                        while true {
+                                            let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                                            if c >= chunks { break }
+                                            chunk(c)
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

@@ -28,8 +28,25 @@ struct BenchCommandTests {
         #expect(lines[0].hasPrefix("threads,shots,steps"))
     }
 
+    @Test("--vector and --serve run the same workload, in process and through a real pipe")
+    func vectorAndServe() throws {
+        func row(_ mode: String) throws -> [String: Any] {
+            let r = try CLI.run(["bench", "--\(mode)", "--envs", "4", "--batches", "3", "--repeat", "1", "--threads", "2", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        let vector = try row("vector"), serve = try row("serve")
+        #expect(vector["mode"] as? String == "vector" && serve["mode"] as? String == "serve")
+        for key in ["shots_per_s", "threads", "cores", "envs"] { #expect(vector[key] != nil && serve[key] != nil, "\(key)") }
+        #expect(serve["in_process_shots_per_s"] != nil && serve["serve_over_in_process"] != nil)
+        // Four environments, three steps, no episode ends that fast: twelve shots either way.
+        #expect(vector["shots"] as? Int == 12)
+        #expect(serve["shots"] as? Int == vector["shots"] as? Int)
+    }
+
     @Test("bad options are refused with exit code 2",
-          arguments: [["--scene", "cube"], ["--threads", "0"], ["--threads", "x"], ["--shots", "1"]])
+          arguments: [["--scene", "cube"], ["--threads", "0"], ["--threads", "x"], ["--shots", "1"],
+                      ["--vector", "--envs", "0"], ["--serve", "--batches", "0"]])
     func badOptions(args: [String]) throws {
         let r = try CLI.run(["bench"] + args)
         #expect(r.status == 2)
