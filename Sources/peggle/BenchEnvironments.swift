@@ -83,26 +83,32 @@ extension Bench {
             child.waitUntilExit()
         }
         var reader = LineReader(output.fileHandleForReading)
-        // As an efficient client does: the observations' base64 is taken out of the line by
-        // position and decoded directly; the rest (rewards, flags, infos) is parsed as JSON.
+        // As an efficient client does: the observations' base64 is decoded straight from the read
+        // buffer into a reused float array; the rest (rewards, flags, infos) is parsed as JSON.
         var observations: [Float] = []
+        let key = Array(#""obs_b64":""#.utf8)
         func request(_ line: String) throws -> [String: Any] {
             input.fileHandleForWriting.write(Data((line + "\n").utf8))
-            guard var reply = reader.nextBytes() else { throw UserError("--serve: the server closed the pipe") }
-            if let (start, end) = Self.span(of: Array(#""obs_b64":""#.utf8), in: reply) {
-                guard let data = Data(base64Encoded: Data(reply[start..<end])) else {
+            var rest = Data()
+            let ok = try reader.withNextLine { bytes in
+                guard let (start, end) = Self.span(of: key, in: bytes) else {
+                    rest = Data(bytes)
+                    return
+                }
+                guard try Self.decodeBase64(bytes[start..<end], into: &observations) else {
                     throw UserError("--serve: observations that are not base64")
                 }
-                observations = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-                reply.removeSubrange(start..<end)
+                rest = Data(bytes[bytes.startIndex..<start])
+                rest.append(contentsOf: bytes[end...])
             }
-            guard let obj = try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any] else {
+            guard ok else { throw UserError("--serve: the server closed the pipe") }
+            guard let obj = try JSONSerialization.jsonObject(with: rest) as? [String: Any] else {
                 throw UserError("--serve: a reply that is not a JSON object")
             }
-            guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: reply, as: UTF8.self))") }
+            guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: rest, as: UTF8.self))") }
             return obj
         }
-        _ = reader.nextBytes()  // hello
+        _ = try reader.withNextLine { _ in }  // hello
         let absolute = URL(fileURLWithPath: levelPath).path
         _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"b64f32","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
         _ = try request(#"{"cmd":"reset","seed":0}"#)
@@ -126,10 +132,9 @@ extension Bench {
 
 extension Bench {
     /// The range of the string value that follows `key` (which ends with the opening quote).
-    static func span(of key: [UInt8], in line: [UInt8]) -> (Int, Int)? {
-        guard key.count <= line.count else { return nil }
-        var i = 0
-        while i + key.count <= line.count {
+    static func span(of key: [UInt8], in line: ArraySlice<UInt8>) -> (Int, Int)? {
+        var i = line.startIndex
+        while i + key.count <= line.endIndex {
             if line[i] == key[0] && line[i..<(i + key.count)].elementsEqual(key) {
                 let start = i + key.count
                 guard let end = line[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
@@ -138,6 +143,39 @@ extension Bench {
             i += 1
         }
         return nil
+    }
+
+    /// Decodes base64 text (padded) into `floats`' bytes, resizing it to fit; false if malformed.
+    static func decodeBase64(_ text: ArraySlice<UInt8>, into floats: inout [Float]) throws -> Bool {
+        guard text.count % 4 == 0 else { return false }
+        var table = [UInt8](repeating: 255, count: 256)
+        for (k, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(c)] = UInt8(k)
+        }
+        var padding = 0
+        if text.last == UInt8(ascii: "=") { padding += 1 }
+        if text.count >= 2 && text[text.endIndex - 2] == UInt8(ascii: "=") { padding += 1 }
+        let byteCount = text.count / 4 * 3 - padding
+        guard byteCount % 4 == 0 else { return false }
+        if floats.count != byteCount / 4 { floats = [Float](repeating: 0, count: byteCount / 4) }
+        return text.withUnsafeBufferPointer { src in
+            floats.withUnsafeMutableBytes { dst in
+                var o = 0, i = 0
+                while i < src.count {
+                    let a = table[Int(src[i])], b = table[Int(src[i + 1])]
+                    let c = src[i + 2] == UInt8(ascii: "=") ? 0 : table[Int(src[i + 2])]
+                    let d = src[i + 3] == UInt8(ascii: "=") ? 0 : table[Int(src[i + 3])]
+                    if (a | b | c | d) == 255 { return false }
+                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    if o < byteCount { dst[o] = UInt8(v >> 16) }
+                    if o + 1 < byteCount { dst[o + 1] = UInt8(v >> 8 & 0xff) }
+                    if o + 2 < byteCount { dst[o + 2] = UInt8(v & 0xff) }
+                    o += 3
+                    i += 4
+                }
+                return true
+            }
+        }
     }
 }
 
@@ -150,22 +188,27 @@ struct LineReader {
     var scanned = 0
     init(_ handle: FileHandle) { self.handle = handle }
 
-    mutating func nextBytes() -> [UInt8]? {
+    /// Calls `body` with the next line's bytes (a view of the buffer, no copy); false at end of input.
+    mutating func withNextLine(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
         while true {
             if let nl = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[start..<nl])
+                try body(buffer[start..<nl])
                 start = nl + 1
                 scanned = start
-                if start > 1 << 20 {
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                    scanned = 0
+                } else if start > 1 << 20 {
                     buffer.removeFirst(start)
                     scanned -= start
                     start = 0
                 }
-                return line
+                return true
             }
             scanned = buffer.count
             let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
+            if chunk.isEmpty { return false }
             buffer.append(contentsOf: chunk)
         }
     }
