@@ -62,6 +62,14 @@ struct JSONWriter {
     mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
     mutating func field(_ name: String, _ v: Double) { key(name); number(v) }
 
+    /// `"name": [ ... ]`, one value per element written by `each`.
+    mutating func array<S: Sequence>(_ name: String, _ items: S, _ each: (inout JSONWriter, S.Element) -> Void) {
+        key(name)
+        beginArray()
+        for item in items { each(&self, item) }
+        endArray()
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The bytes of `floats` (little-endian float32, as every platform Swift runs on Linux stores

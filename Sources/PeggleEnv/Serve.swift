@@ -298,32 +298,14 @@ public final class ServeSession {
         try vec!.step(actions)
         let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
-        w.key("rewards")
-        w.beginArray()
-        for s in v.slots { w.number(s.reward) }
-        w.endArray()
-        w.key("terminated")
-        w.beginArray()
-        for s in v.slots { w.bool(s.terminated) }
-        w.endArray()
-        w.key("truncated")
-        w.beginArray()
-        for s in v.slots { w.bool(s.truncated) }
-        w.endArray()
-        w.key("infos")
-        w.beginArray()
-        for s in v.slots { writeInfo(&w, s.info, reset: s.info.shot == nil) }
-        w.endArray()
+        w.array("rewards", v.slots) { $0.number($1.reward) }
+        w.array("terminated", v.slots) { $0.bool($1.terminated) }
+        w.array("truncated", v.slots) { $0.bool($1.truncated) }
+        w.array("infos", v.slots) { writeInfo(&$0, $1.info, reset: $1.info.shot == nil) }
         if v.slots.contains(where: \.hasFinal) {
             writeObservations(&w, "final_obs", v.finalObservations, rows: v.count, size: v.observationSize)
-            w.key("final_mask")
-            w.beginArray()
-            for s in v.slots { w.bool(s.hasFinal) }
-            w.endArray()
-            w.key("final_infos")
-            w.beginArray()
-            for s in v.slots { if s.hasFinal { writeInfo(&w, s.finalInfo, reset: false) } else { w.null() } }
-            w.endArray()
+            w.array("final_mask", v.slots) { $0.bool($1.hasFinal) }
+            w.array("final_infos", v.slots) { w, s in if s.hasFinal { writeInfo(&w, s.finalInfo, reset: false) } else { w.null() } }
         }
     }
 

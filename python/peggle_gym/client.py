@@ -406,6 +406,16 @@ def make_request(levels, *, level_order: str, encoder: str, max_objects: int, re
     return fields
 
 
+def start(peggle_path: str | os.PathLike | None, fields: dict) -> tuple[PeggleClient, dict]:
+    """Starts a server and makes the environments; the server is closed again if make fails."""
+    client = PeggleClient(peggle_path)
+    try:
+        return client, client.request("make", **fields)
+    except BaseException:
+        client.close()
+        raise
+
+
 def level_option(level: Any) -> int | str:
     """A reset's ``options["level"]`` as the server takes it: an index or a level name."""
     if isinstance(level, str):

@@ -6,7 +6,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from .client import (PeggleClient, action_values, decode_info, decode_obs, level_option, make_request,
+from .client import (start, action_values, decode_info, decode_obs, level_option, make_request,
                      server_seed, space_from)
 
 RESET_OPTIONS = ("level",)
@@ -66,12 +66,7 @@ class PeggleEnv(gym.Env):
                               threads=threads, obs_encoding=obs_encoding, num_envs=1,
                               autoreset="disabled")
         self.render_mode = render_mode
-        self.client = PeggleClient(peggle_path)
-        try:
-            made = self.client.request("make", **fields)
-        except BaseException:
-            self.client.close()
-            raise
+        self.client, made = start(peggle_path, fields)
         #: The levels' names, in order (``reset(options={"level": name})`` takes them).
         self.level_names: list[str] = list(made["levels"])
         self.observation_space = space_from(made["observation_space"])

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (PeggleClient, action_values, cores, decode_info, decode_obs, level_option, make_request,
+from .client import (start, action_values, cores, decode_info, decode_obs, level_option, make_request,
                      server_seed, space_from)
 
 _MODES = {
@@ -65,12 +65,7 @@ class PeggleVectorEnv(VectorEnv):
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
                               autoreset=_MODES[mode_enum])
-        self.client = PeggleClient(peggle_path)
-        try:
-            made = self.client.request("make", **fields)
-        except BaseException:
-            self.client.close()
-            raise
+        self.client, made = start(peggle_path, fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["ansi"], "render_fps": 1, "autoreset_mode": mode_enum}
