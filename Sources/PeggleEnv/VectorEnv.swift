@@ -28,8 +28,8 @@ public struct EnvSlot: Sendable, Equatable {
     public var ended = false
 }
 
-/// N environments stepped together, in parallel over contiguous chunks of environments, into one
-/// observation buffer of N rows. Every environment is independent, so the results are the same,
+/// N environments stepped together, in parallel (threads take small contiguous chunks of
+/// environments in turn), into one observation buffer of N rows. Every environment is independent, so the results are the same,
 /// bit for bit, for any thread count. A value: copying it is a snapshot of all N.
 public struct VectorEnv: Sendable {
     public private(set) var envs: [PeggleEnv]
@@ -79,8 +79,8 @@ public struct VectorEnv: Sendable {
             }
             guard mask.contains(true) else { throw EnvError("bad_request", "reset_mask resets no environment") }
         }
-        if let level, !envs[0].fresh.indices.contains(level) {
-            throw EnvError("bad_request", "level \(level) is outside 0..<\(envs[0].fresh.count)")
+        if let level, !(0..<envs[0].levelCount).contains(level) {
+            throw EnvError("bad_request", "level \(level) is outside 0..<\(envs[0].levelCount)")
         }
         try run { (env, slot, i, row, _) throws(EnvError) in
             guard mask?[i] ?? true else { return }

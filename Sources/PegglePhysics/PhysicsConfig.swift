@@ -24,8 +24,8 @@ public struct PhysicsConfig: Sendable, Equatable, Hashable {
     public var leftWall = true, rightWall = true, topWall = true
     /// A ball whose centre is below this y (board units) has left the board.
     public var exitY: Double = 620
-    /// Upper bound on collision events resolved per sub-step (all balls together); the rest of
-    /// the sub-step is skipped for that ball set, which can only lose energy, never tunnel.
+    /// Collision events one ball may take part in per sub-step; a ball past it is parked for the
+    /// rest of the sub-step (it can only lose energy, never tunnel) while the others go on.
     public var maxEventsPerSubstep: Int = 32
     /// Edge length of a uniform-grid cell, board units.
     public var gridCellSize: Double = 40
