@@ -11,9 +11,12 @@ let package = Package(
         .library(name: "PeggleGame", targets: ["PeggleGame"]),
         .library(name: "PeggleEnv", targets: ["PeggleEnv"]),
         .library(name: "PeggleAnalytics", targets: ["PeggleAnalytics"]),
+        .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
+        .library(name: "PeggleStore", targets: ["PeggleStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Physics: continuous collision of balls against a static obstacle store. Standard library only.
@@ -22,13 +25,19 @@ let package = Package(
         .target(name: "PeggleGame", dependencies: ["PegglePhysics"]),
         // The RL environment: spaces, encoders, rewards, Env, VectorEnv, the serve protocol.
         .target(name: "PeggleEnv", dependencies: ["PeggleGame"]),
-        // Analytics: for now SVG rendering of boards and trajectories.
+        // Analytics: SVG rendering of boards and trajectories, difficulty metrics, CSV and HTML reports.
         .target(name: "PeggleAnalytics", dependencies: ["PeggleGame"]),
+        // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
+        .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
+        // Agents: random, greedy search over GameState copies, a linear policy trained by evolution.
+        .target(name: "PeggleAgents", dependencies: ["PeggleGame", "PeggleEnv", "CBLAS"]),
+        // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
+        .target(name: "PeggleStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line tool: owns files, the terminal and the process.
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics",
+                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics", "PeggleAgents", "PeggleStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -36,6 +45,8 @@ let package = Package(
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame"]),
         .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv"]),
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
+        .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents"]),
+        .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         // End-to-end: runs the built `peggle` binary as a user would.
         .testTarget(name: "PeggleCLITests", dependencies: ["peggle"]),
     ]

@@ -427,3 +427,22 @@ struct LevelCodecTests {
         #expect(back.pegs[1].center.x == -.infinity)
     }
 }
+
+@Suite struct ContentHashTests {
+    @Test func knownVectorAndPlayedContentOnly() {
+        // FNV-1a 64 reference values.
+        #expect(ContentHash.hex("") == "cbf29ce484222325")
+        #expect(ContentHash.hex("a") == "af63dc4c8601ec8c")
+        var a = Level(name: "One", pegs: [Peg(id: 1, kind: .orange, center: .init(400, 300))])
+        var b = a
+        b.name = "Renamed"
+        b.author = "someone"
+        b.readOnly = true
+        #expect(a.contentHash == b.contentHash)
+        a.pegs[0].center.x += 1
+        #expect(a.contentHash != b.contentHash)
+        var c = b
+        c.power = .kaboom
+        #expect(c.contentHash != b.contentHash)
+    }
+}

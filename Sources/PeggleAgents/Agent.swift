@@ -1,0 +1,43 @@
+import PeggleGame
+
+/// A player: looks at the game and picks the next aim. Agents hold no per-game state, so one
+/// value can play many games on many threads; anything random comes from the `rng` it is handed,
+/// which the episode runner seeds, so an agent is deterministic for a seed.
+public protocol Agent: Sendable {
+    /// Short kind name stored with results: "random", "greedy", "linear".
+    var kind: String { get }
+    /// Everything that changes how it plays, as stable key/value text (the store's agent identity).
+    var parameters: [String: String] { get }
+    /// The aim for the next shot, radians from straight down (positive toward +x), within
+    /// `±game.rules.maxAim`, before any aim noise.
+    func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double
+}
+
+extension Agent {
+    /// "greedy(candidates=48,refine=2)": kind and sorted parameters, for people and for keys.
+    public var label: String {
+        parameters.isEmpty ? kind : kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
+    }
+}
+
+/// What an agent knows besides the board.
+public struct ShotContext: Sendable, Equatable {
+    /// Shots already taken this episode.
+    public var shots: Int
+    /// The episode's shot cap (the runner truncates there).
+    public var maxShots: Int
+    public init(shots: Int, maxShots: Int) {
+        self.shots = shots
+        self.maxShots = maxShots
+    }
+}
+
+/// Uniform over the aim range.
+public struct RandomAgent: Agent {
+    public init() {}
+    public var kind: String { "random" }
+    public var parameters: [String: String] { [:] }
+    public func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double {
+        (rng.nextUnit() * 2 - 1) * game.rules.maxAim
+    }
+}

@@ -1,0 +1,21 @@
+/// Why the store refused: each names the database file and what is wrong with it.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// The database was written by a newer Peggle Gym (it has migrations this build does not know).
+    case newerSchema(path: String, unknown: [String])
+    /// Any other SQLite failure (locked, read-only, disk full...).
+    case sqlite(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .notADatabase(path):
+            "\(path): not an SQLite database (choose another --db file; this one was left untouched)"
+        case let .newerSchema(path, unknown):
+            "\(path): written by a newer Peggle Gym (unknown schema migrations: \(unknown.joined(separator: ", "))); "
+                + "upgrade peggle or use another --db file"
+        case let .sqlite(path, message):
+            "\(path): \(message)"
+        }
+    }
+}
