@@ -26,9 +26,13 @@ public struct ShotContext: Sendable, Equatable {
     public var shots: Int
     /// The episode's shot cap (the runner truncates there).
     public var maxShots: Int
-    public init(shots: Int, maxShots: Int) {
+    /// The aim noise the runner will add to the choice, radians (standard deviation). A player
+    /// knows how precise they are; the greedy agent plans for it.
+    public var sigma: Double
+    public init(shots: Int, maxShots: Int, sigma: Double = 0) {
         self.shots = shots
         self.maxShots = maxShots
+        self.sigma = sigma
     }
 }
 

@@ -59,7 +59,7 @@ public enum Episode {
         var noise = SeededGenerator(seed: noiseSeed)
         var records: [ShotRecord] = []
         while !game.isOver && game.shotsTaken < maxShots {
-            let chosen = agent.choose(game, context: ShotContext(shots: game.shotsTaken, maxShots: maxShots), rng: &agentRNG)
+            let chosen = agent.choose(game, context: ShotContext(shots: game.shotsTaken, maxShots: maxShots, sigma: sigma), rng: &agentRNG)
             // One variate per shot even at sigma 0, so the noise stream lines up across sigmas.
             let z = noise.nextGaussian()
             let limit = rules.maxAim

@@ -51,7 +51,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable, Hasha
 
     /// Natural log for x in (0, 1], by argument reduction to [sqrt(1/2), sqrt(2)) and the
     /// atanh series; exact to a few ulps, identical on every machine.
-    static func log(_ x: Double) -> Double {
+    public static func log(_ x: Double) -> Double {
         var m = x.significand  // [1, 2)
         var e = Double(x.exponent)
         if m > 1.4142135623730951 { m /= 2; e += 1 }

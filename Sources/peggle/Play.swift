@@ -3,20 +3,41 @@ import Foundation
 import PeggleGame
 
 /// `peggle play LEVEL --angles ...`: scripted shots, one line each, then a summary.
+/// `peggle play LEVEL --agent NAME`: whole games by a built-in agent, one line each, then a summary.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play scripted shots on a level and report each shot and the result.",
+        abstract: "Play scripted shots, or let an agent play whole games, on a level.",
         discussion: "Angles are radians from straight down, positive toward +x, within the aim range. "
-            + "The same level, seed and angles give the same output, byte for byte.")
+            + "The same level, seed and angles give the same output, byte for byte. "
+            + "With --agent, episode k uses seed --seed + k (game events, the agent's choices and the aim "
+            + "noise all derive from it), so the output does not depend on --threads.")
 
     @OptionGroup var script: ScriptedShots
+
+    @Option(help: "Let an agent play instead of --angles: random, greedy or linear:FILE.")
+    var agent: String?
+
+    @Option(help: "With --agent: games to play.")
+    var episodes = 10
+
+    @Option(help: "With --agent: aim noise, radians (standard deviation added to every chosen angle).")
+    var sigma = 0.0
+
+    @OptionGroup var tuning: AgentOptions
 
     @Flag(help: "Print one JSON object instead of text (each shot lists the ids of the pegs it lit).")
     var json = false
 
     func run() throws {
         let rules = Rules()
-        guard script.angles != nil else { throw UserError("--angles: give the shots to play, e.g. --angles 0.1,-0.35") }
+        if let agent {
+            guard script.angles == nil else { throw UserError("--angles and --agent: give one or the other") }
+            return try AgentPlay(spec: agent, episodes: episodes, sigma: sigma, tuning: tuning, json: json)
+                .run(file: script.level, seed: script.seed, rules: rules)
+        }
+        guard script.angles != nil else {
+            throw UserError("--angles: give the shots to play, e.g. --angles 0.1,-0.35 (or let an agent play: --agent greedy)")
+        }
         let (lvl, aims) = try script.load(rules: rules)
         var game = try GameState(level: lvl, rules: rules, seed: script.seed)
         var records: [[String: Any]] = []

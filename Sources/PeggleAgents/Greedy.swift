@@ -1,0 +1,190 @@
+import Dispatch
+import PeggleGame
+
+/// One-shot lookahead: for each shot it fires candidate aims on copies of the game (a copy of a
+/// `GameState` is cheap and carries the game's random stream, so a copy's shot is exactly what
+/// the real shot would do at that angle) and keeps the aim whose shot is worth most by
+/// `ShotValue`.
+///
+/// **Search.** A coarse sweep of `candidates` angles spaced evenly over the whole aim range, then
+/// `refineRounds` rounds, each trying `refineCandidates` angles spread evenly over a window
+/// around the best so far (strictly inside ± one coarse spacing, half on each side; the window
+/// halves every round).
+///
+/// **Aim noise.** A player who knows their aim wobbles by sigma radians aims where the shot is
+/// good *on average*, not at a knife-edge that works only when hit exactly. When the episode's
+/// sigma is above 0, each candidate's value is the mean over `noiseSamples` shots at
+/// `angle + sigma * z_j`, with z_j the normal quantiles at (j - 1/2) / M: a fixed, stratified
+/// sample, so the choice is deterministic and every candidate is judged on the same offsets.
+///
+/// Simulations per decision: `(candidates + refineRounds * refineCandidates)` times
+/// `noiseSamples` when sigma > 0 (48 + 2 x 8 = 64, or 512 with 8 samples, by default).
+public struct GreedyAgent: Agent {
+    /// Angles in the coarse sweep (at least 2).
+    public var candidates: Int
+    /// Refinement rounds after the sweep.
+    public var refineRounds: Int
+    /// Angles tried in each refinement round.
+    public var refineCandidates: Int
+    /// Shots per candidate when the episode has aim noise (at least 1).
+    public var noiseSamples: Int
+    /// Threads simulating candidates in parallel. Never changes the choice, so it is not a parameter.
+    public var threads: Int
+
+    public init(candidates: Int = 48, refineRounds: Int = 2, refineCandidates: Int = 8, noiseSamples: Int = 8,
+                threads: Int = 1) {
+        precondition(candidates >= 2 && refineRounds >= 0 && refineCandidates >= 0 && noiseSamples >= 1 && threads >= 1)
+        self.candidates = candidates
+        self.refineRounds = refineRounds
+        self.refineCandidates = refineCandidates
+        self.noiseSamples = noiseSamples
+        self.threads = threads
+    }
+
+    public var kind: String { "greedy" }
+    public var parameters: [String: String] {
+        ["candidates": "\(candidates)", "refine": "\(refineRounds)x\(refineCandidates)", "samples": "\(noiseSamples)"]
+    }
+
+    /// Simulations per decision at aim noise `sigma`.
+    public func simulationsPerDecision(sigma: Double) -> Int {
+        (candidates + refineRounds * refineCandidates) * (sigma > 0 ? noiseSamples : 1)
+    }
+
+    public func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double {
+        search(game, sigma: context.sigma).angle
+    }
+
+    /// The coarse sweep's angles, radians, ascending.
+    public func coarseAngles(limit: Double) -> [Double] {
+        (0..<candidates).map { -limit + 2 * limit * Double($0) / Double(candidates - 1) }
+    }
+
+    /// The offsets, in standard deviations, at which a candidate is tried under aim noise.
+    public var noiseOffsets: [Double] {
+        noiseSamples == 1 ? [0] : (0..<noiseSamples).map { NormalQuantile.of((Double($0) + 0.5) / Double(noiseSamples)) }
+    }
+
+    /// The best angle found and its value, with every angle tried in order (for tests and tools).
+    public func search(_ game: GameState, sigma: Double = 0) -> (angle: Double, value: Double, tried: [(angle: Double, value: Double)]) {
+        let limit = game.rules.maxAim
+        var tried: [(angle: Double, value: Double)] = []
+        let coarse = coarseAngles(limit: limit)
+        tried += zip(coarse, evaluate(game, coarse, sigma: sigma)).map { ($0, $1) }
+        var best = Self.best(tried)
+        var half = 2 * limit / Double(candidates - 1)
+        for _ in 0..<refineRounds where refineCandidates > 0 {
+            let center = best.angle
+            // Strictly inside the window on each side (its ends and centre were tried already).
+            let left = refineCandidates / 2, right = refineCandidates - left
+            var angles: [Double] = []
+            for j in 0..<left { angles.append(center - Double(j + 1) / Double(left + 1) * half) }
+            for j in 0..<right { angles.append(center + Double(j + 1) / Double(right + 1) * half) }
+            angles.removeAll { a in abs(a) > limit || tried.contains { $0.angle == a } }
+            tried += zip(angles, evaluate(game, angles, sigma: sigma)).map { ($0, $1) }
+            best = Self.best(tried)
+            half /= 2
+        }
+        return (best.angle, best.value, tried)
+    }
+
+    /// The best of `tried`: highest value; ties go to the angle closest to straight down, then the
+    /// negative one, so the choice never depends on evaluation order.
+    static func best(_ tried: [(angle: Double, value: Double)]) -> (angle: Double, value: Double) {
+        var best = tried[0]
+        for t in tried.dropFirst() {
+            if t.value > best.value || (t.value == best.value && (abs(t.angle) < abs(best.angle)
+                || (abs(t.angle) == abs(best.angle) && t.angle < best.angle))) {
+                best = t
+            }
+        }
+        return best
+    }
+
+    /// Values of aiming at each angle on copies of `game`, in order (the mean over the noise
+    /// offsets when sigma > 0), simulated in parallel over `threads`.
+    public func evaluate(_ game: GameState, _ angles: [Double], sigma: Double = 0) -> [Double] {
+        let offsets = sigma > 0 ? noiseOffsets.map { $0 * sigma } : [0]
+        let m = offsets.count, limit = game.rules.maxAim
+        let jobs = angles.count * m
+        var shots = [Double](repeating: 0, count: jobs)
+        let run: @Sendable (Int) -> Double = { k in
+            Self.value(of: min(max(angles[k / m] + offsets[k % m], -limit), limit), on: game)
+        }
+        if threads <= 1 || jobs < 2 {
+            for k in 0..<jobs { shots[k] = run(k) }
+        } else {
+            let t = min(threads, jobs)
+            shots.withUnsafeMutableBufferPointer { buf in
+                nonisolated(unsafe) let dst = buf
+                DispatchQueue.concurrentPerform(iterations: t) { w in
+                    var k = w
+                    while k < jobs {  // strided: neighbouring angles often cost alike
+                        dst[k] = run(k)
+                        k += t
+                    }
+                }
+            }
+        }
+        // Summed in a fixed order, so the thread count never changes a value.
+        return (0..<angles.count).map { i in shots[i * m..<(i + 1) * m].reduce(0, +) / Double(m) }
+    }
+
+    /// The value of shooting exactly `angle` from `game`, simulated on a copy.
+    public static func value(of angle: Double, on game: GameState) -> Double {
+        var copy = game
+        guard let r = try? copy.shoot(angle: angle) else { return -.infinity }
+        return ShotValue.of(r, after: copy)
+    }
+}
+
+/// How much one shot is worth to the greedy agent: the game's outcome first, then the mode's goal.
+///
+/// - won: +1,000,000; lost: -1,000,000 (so, averaged over aim noise, the chance of winning or
+///   losing outweighs everything else);
+/// - classic: 1,000 per orange peg cleared + 200 per free ball + points / 10 + 1 per peg
+///   cleared (fewer pegs left in the way of later shots);
+/// - beat the score: points per game second of the shot (time is what runs out; shots under
+///   0.5 s count as 0.5 s);
+/// - dodge: 1,000 per ball caught (each forgives a later touch) - 100 per peg touched.
+public enum ShotValue {
+    public static let win = 1_000_000.0
+
+    public static func of(_ r: ShotResult, after game: GameState) -> Double {
+        var v = game.status == .won ? win : game.status == .lost ? -win : 0
+        switch game.level.mode {
+        case .classic:
+            v += 1000 * Double(r.orangeCleared) + 200 * Double(r.freeBalls) + Double(r.points) / 10 + Double(r.hits.total)
+        case .beatTheScore:
+            v += Double(r.points) / max(r.duration, 0.5)
+        case .dodge:
+            v += 1000 * Double(r.caught) - 100 * Double(r.hits.total)
+        }
+        return v
+    }
+}
+
+/// The standard normal quantile (inverse CDF), Acklam's rational approximation (relative error
+/// under 1.2e-9), with the game's own portable log so every machine gets the same bits.
+public enum NormalQuantile {
+    public static func of(_ p: Double) -> Double {
+        precondition(p > 0 && p < 1)
+        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                 6.680131188771972e+01, -1.328068155288572e+01]
+        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+        let low = 0.02425
+        if p < low || p > 1 - low {
+            let q = (-2 * SeededGenerator.log(p < low ? p : 1 - p)).squareRoot()
+            let x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            return p < low ? x : -x
+        }
+        let q = p - 0.5, r = q * q
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PeggleAgents
+import PeggleGame
+import Synchronization
+
+/// Options that choose and tune the built-in agents (`play --agent`, `rate --agents`).
+struct AgentOptions: ParsableArguments {
+    @Option(help: "Greedy: angles in the coarse sweep over the aim range.")
+    var candidates = 48
+
+    @Option(name: .customLong("refine"), help: "Greedy: refinement rounds x angles per round, e.g. 2x8.")
+    var refine = "2x8"
+
+    @Option(help: "Greedy: shots per candidate angle under aim noise (sigma > 0).")
+    var samples = 8
+
+    @Option(help: "Worker threads (default: the machine's cores).")
+    var threads: Int?
+
+    var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    func validate() throws {
+        guard candidates >= 2 && candidates <= 10_000 else {
+            throw UserError("--candidates: \(candidates) is outside 2...10000")
+        }
+        _ = try refineSpec()
+        guard samples >= 1 && samples <= 1000 else { throw UserError("--samples: \(samples) is outside 1...1000") }
+        if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
+    }
+
+    func refineSpec() throws -> (rounds: Int, perRound: Int) {
+        let parts = refine.split(separator: "x")
+        guard parts.count == 2, let r = Int(parts[0]), let n = Int(parts[1]), (0...20).contains(r), (0...1000).contains(n) else {
+            throw UserError("--refine: '\(refine)' is not ROUNDSxANGLES with rounds 0...20 and angles 0...1000 (e.g. 2x8)")
+        }
+        return (r, n)
+    }
+
+    /// The agent named by `spec`: "random", "greedy" or "linear:FILE".
+    func agent(_ spec: String, threads: Int = 1) throws -> any Agent {
+        let name = spec.trimmingCharacters(in: .whitespaces)
+        switch name {
+        case "random":
+            return RandomAgent()
+        case "greedy":
+            let (r, n) = try refineSpec()
+            return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, threads: threads)
+        default:
+            if name.hasPrefix("linear:") {
+                return try LinearAgentLoader.load(String(name.dropFirst("linear:".count)))
+            }
+            if name == "linear" {
+                throw UserError("--agent: linear needs its weights file: linear:FILE (e.g. linear:Agents/linear.json)")
+            }
+            throw UserError("--agent: unknown agent '\(name)' (expected random, greedy or linear:FILE)")
+        }
+    }
+}
+
+/// Parsing the aim-noise list.
+enum Sigmas {
+    static func parse(_ text: String, option: String) throws -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var out: [Double] = []
+        for p in parts {
+            guard let v = Double(p), v.isFinite else { throw UserError("\(option): '\(p)' is not a number (radians, e.g. 0,0.02)") }
+            guard v >= 0 else { throw UserError("\(option): \(p) is negative; aim noise is a standard deviation in radians, 0 or more") }
+            guard v <= 1.5 else { throw UserError("\(option): \(p) is more than 1.5 radians, the whole aim range") }
+            if !out.contains(v) { out.append(v) }
+        }
+        return out
+    }
+}
+
+/// Runs `count` independent jobs on `threads` workers that pull the next index from a shared
+/// counter; results land by index, so the thread count never changes them.
+enum Parallel {
+    static func map<T: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        if count == 0 { return [] }
+        let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        slots.initialize(repeating: nil)
+        defer { slots.deallocate() }
+        nonisolated(unsafe) let out = slots
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if i >= count { break }
+                out[i] = body(i)
+            }
+        }
+        return slots.map { $0! }
+    }
+}
+
+/// Loads `linear:FILE` weights (filled in when the linear agent lands).
+enum LinearAgentLoader {
+    static func load(_ path: String) throws -> any Agent {
+        throw UserError("--agent linear:\(path): the linear agent is not built yet")
+    }
+}
