@@ -21,7 +21,8 @@ struct AgentOptions: ParsableArguments {
 
     var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
 
-    func validate() throws {
+    /// Checked in `run()` (not `validate()`), so bad values get our message and exit code 2.
+    func check() throws {
         guard candidates >= 2 && candidates <= 10_000 else {
             throw UserError("--candidates: \(candidates) is outside 2...10000")
         }
@@ -40,6 +41,7 @@ struct AgentOptions: ParsableArguments {
 
     /// The agent named by `spec`: "random", "greedy" or "linear:FILE".
     func agent(_ spec: String, threads: Int = 1) throws -> any Agent {
+        try check()
         let name = spec.trimmingCharacters(in: .whitespaces)
         switch name {
         case "random":

@@ -40,6 +40,15 @@ struct Bench: ParsableCommand {
     @Flag(help: "Measure the same VectorEnv workload through a real `peggle serve` pipe (base64 observations).")
     var serve = false
 
+    @Flag(help: "Measure the greedy agent's search instead: time per decision, candidate shots simulated per second.")
+    var greedy = false
+
+    @Option(help: "Decisions for --greedy.")
+    var decisions = 40
+
+    @Option(help: "Aim noise the greedy agent plans for with --greedy, radians (above 0: 8 shots per candidate).")
+    var sigma = 0.0
+
     @Option(help: "Environments for --vector and --serve.")
     var envs = 64
 
@@ -59,9 +68,13 @@ struct Bench: ParsableCommand {
             return t
         }
         let lvl = try Files.loadLevel(level)
-        let rows = vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
+        guard decisions >= 1 else { throw UserError("--decisions: \(decisions) must be at least 1") }
+        guard sigma.isFinite && sigma >= 0 else { throw UserError("--sigma: \(sigma) must be a number >= 0 (radians)") }
+        let rows = greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
         if let csv {
-            let cols = vector || serve
+            let cols = greedy
+                ? ["mode", "threads", "sigma", "decisions", "simulations", "seconds", "ms_per_decision", "simulations_per_s"]
+                : vector || serve
                 ? ["mode", "envs", "threads", "batches", "shots", "seconds", "shots_per_s"]
                 : ["threads", "shots", "steps", "seconds", "steps_per_s", "shots_per_s", "mean_steps_per_shot",
                    "game_shots_per_s", "game_mean_steps_per_shot"]

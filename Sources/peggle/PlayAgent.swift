@@ -12,6 +12,7 @@ struct AgentPlay {
     var json: Bool
 
     func run(file: String, seed: UInt64, rules: Rules) throws {
+        try tuning.check()
         guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard sigma.isFinite, sigma >= 0 else {
             throw UserError("--sigma: \(sigma) is not allowed; aim noise is a standard deviation in radians, 0 or more")
