@@ -18,7 +18,17 @@ public final class PeggleStore: Sendable {
     /// does not know (nothing is migrated), `StoreError.sqlite(path:message:)` otherwise.
     public init(path: String) throws(StoreError) {
         self.path = path
-        try Self.checkFile(path)
+        if try Self.checkFile(path) {
+            // Opening a DatabasePool writes (it turns on WAL and makes sure the WAL file is not
+            // empty with a throwaway transaction), so a database this build must refuse is first
+            // looked at through a read-only connection, which leaves the file as it was.
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(Self.busyTimeout)
+            // Closed at the end of this scope, before the pool opens.
+            let reader = try attempt(path) { try DatabaseQueue(path: path, configuration: readOnly) }
+            try Self.refuseNewerSchema(reader, path: path)
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.foreignKeysEnabled = true
@@ -33,18 +43,25 @@ public final class PeggleStore: Sendable {
         try prepare()
     }
 
-    /// Refuses a database a newer build migrated, then migrates.
+    /// Refuses a database a newer build migrated (checked again here, on the writer, in case
+    /// another process migrated it since the read-only look), then migrates.
     private func prepare() throws(StoreError) {
+        try Self.refuseNewerSchema(writer, path: path)
         let migrator = Self.migrator
-        let applied = try attempt(path) { try writer.read { db in try migrator.appliedIdentifiers(db) } }
-        let unknown = applied.subtracting(migrator.migrations).sorted()
-        if !unknown.isEmpty { throw .newerSchema(path: path, unknown: unknown) }
         try attempt(path) { try migrator.migrate(writer) }
     }
 
-    /// What can be told about a file before SQLite touches it: opening a text file as a database
-    /// would not change it, but turning on WAL would try to, so the header is checked by hand.
-    private static func checkFile(_ path: String) throws(StoreError) {
+    private static func refuseNewerSchema(_ reader: any DatabaseReader, path: String) throws(StoreError) {
+        let migrator = Self.migrator
+        let applied = try attempt(path) { try reader.read { db in try migrator.appliedIdentifiers(db) } }
+        let unknown = applied.subtracting(migrator.migrations).sorted()
+        if !unknown.isEmpty { throw .newerSchema(path: path, unknown: unknown) }
+    }
+
+    /// What can be told about a file before SQLite touches it: the pool writes as it opens, so
+    /// the header of an existing file is checked by hand first.
+    /// - Returns: whether the file holds a database already (it exists and is not empty).
+    private static func checkFile(_ path: String) throws(StoreError) -> Bool {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
@@ -55,7 +72,9 @@ public final class PeggleStore: Sendable {
             defer { try? handle.close() }
             let header = (try? handle.read(upToCount: 16)) ?? Data()
             // An empty file is a new database to SQLite.
-            if !header.isEmpty && header != Data("SQLite format 3\0".utf8) { throw .notADatabase(path: path) }
+            if header.isEmpty { return false }
+            if header != Data("SQLite format 3\0".utf8) { throw .notADatabase(path: path) }
+            return true
         } else {
             let folder = (path as NSString).deletingLastPathComponent
             let dir = folder.isEmpty ? "." : folder
@@ -65,6 +84,7 @@ public final class PeggleStore: Sendable {
             if !files.isWritableFile(atPath: dir) {
                 throw .sqlite(path: path, message: "cannot create the database: folder \(dir) is not writable")
             }
+            return false
         }
     }
 
