@@ -188,6 +188,14 @@ public final class PeggleStore: Sendable {
             try writer.write { db in
                 let stored = try db.cachedStatement(
                     sql: "SELECT 1 FROM episode WHERE level_id = ? AND agent_id = ? AND seed = ? AND sigma = ?")
+                // One prepared statement for every shot: encoding each row through Codable cost
+                // most of an insert's time.
+                let insertShot = try db.cachedStatement(sql: """
+                    INSERT INTO shot (episode_id, idx, chosen_angle, angle, hits_blue, hits_orange, hits_green,
+                                      hits_purple, hits_zombie, hits_confusement, points, free_balls, caught,
+                                      orange_cleared, seconds)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
                 var inserted = 0
                 for item in batch {
                     var episode = item.episode
@@ -196,9 +204,12 @@ public final class PeggleStore: Sendable {
                                                                        Int64(bitPattern: episode.seed), episode.sigma])
                     if exists != nil { continue }
                     try episode.insert(db)
-                    for var shot in item.shots {
-                        shot.episodeID = episode.id!
-                        try shot.insert(db)
+                    let id = episode.id!
+                    for s in item.shots {
+                        try insertShot.execute(arguments: [
+                            id, s.index, s.chosenAngle, s.angle, s.hitsBlue, s.hitsOrange, s.hitsGreen, s.hitsPurple,
+                            s.hitsZombie, s.hitsConfusement, s.points, s.freeBalls, s.caught, s.orangeCleared, s.seconds,
+                        ])
                     }
                     inserted += 1
                 }
