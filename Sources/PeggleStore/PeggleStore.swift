@@ -1,0 +1,330 @@
+import Foundation
+import GRDB
+
+/// The ratings database: levels, agents, runs, episodes and shots in SQLite. Safe to share between
+/// threads: GRDB serializes writes and lets reads run beside them (WAL).
+public final class PeggleStore: Sendable {
+    /// The database file, or ":memory:".
+    public let path: String
+    let writer: any DatabaseWriter
+
+    /// Seconds a write waits for another connection (another process) to release the database
+    /// before failing with "database is locked".
+    public static let busyTimeout: TimeInterval = 5
+
+    /// Opens or creates the database file at `path` in WAL mode (a DatabasePool) and migrates it.
+    /// Throws `StoreError.notADatabase` if the file exists but is not SQLite (the file is left
+    /// byte-for-byte untouched), `StoreError.newerSchema` if it has applied migrations this build
+    /// does not know (nothing is migrated), `StoreError.sqlite(path:message:)` otherwise.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        if try Self.checkFile(path) {
+            // Opening a DatabasePool writes (it turns on WAL and makes sure the WAL file is not
+            // empty with a throwaway transaction), so a database this build must refuse is first
+            // looked at through a read-only connection, which leaves the file as it was.
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(Self.busyTimeout)
+            // Closed at the end of this scope, before the pool opens.
+            let reader = try attempt(path) { try DatabaseQueue(path: path, configuration: readOnly) }
+            try Self.refuseNewerSchema(reader, path: path)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        writer = try attempt(path) { try DatabasePool(path: path, configuration: configuration) }
+        try prepare()
+    }
+
+    /// In memory (a DatabaseQueue), migrated: for tests.
+    public init() throws(StoreError) {
+        path = ":memory:"
+        writer = try attempt(":memory:") { try DatabaseQueue() }
+        try prepare()
+    }
+
+    /// Refuses a database a newer build migrated (checked again here, on the writer, in case
+    /// another process migrated it since the read-only look), then migrates.
+    private func prepare() throws(StoreError) {
+        try Self.refuseNewerSchema(writer, path: path)
+        let migrator = Self.migrator
+        try attempt(path) { try migrator.migrate(writer) }
+    }
+
+    private static func refuseNewerSchema(_ reader: any DatabaseReader, path: String) throws(StoreError) {
+        let migrator = Self.migrator
+        let applied = try attempt(path) { try reader.read { db in try migrator.appliedIdentifiers(db) } }
+        let unknown = applied.subtracting(migrator.migrations).sorted()
+        if !unknown.isEmpty { throw .newerSchema(path: path, unknown: unknown) }
+    }
+
+    /// What can be told about a file before SQLite touches it: the pool writes as it opens, so
+    /// the header of an existing file is checked by hand first.
+    /// - Returns: whether the file holds a database already (it exists and is not empty).
+    private static func checkFile(_ path: String) throws(StoreError) -> Bool {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw .sqlite(path: path, message: "is a folder, not a database file") }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw .sqlite(path: path, message: "cannot read the file (permissions?)")
+            }
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            // An empty file is a new database to SQLite.
+            if header.isEmpty { return false }
+            if header != Data("SQLite format 3\0".utf8) { throw .notADatabase(path: path) }
+            return true
+        } else {
+            let folder = (path as NSString).deletingLastPathComponent
+            let dir = folder.isEmpty ? "." : folder
+            if !files.fileExists(atPath: dir, isDirectory: &isFolder) || !isFolder.boolValue {
+                throw .sqlite(path: path, message: "cannot create the database: folder \(dir) does not exist")
+            }
+            if !files.isWritableFile(atPath: dir) {
+                throw .sqlite(path: path, message: "cannot create the database: folder \(dir) is not writable")
+            }
+            return false
+        }
+    }
+
+    // MARK: - Identity rows
+
+    /// Id of the level with this content hash, inserting it if new (an existing row keeps its id;
+    /// its name and JSON are updated to the newest ones, which differ only in name and description).
+    public func level(_ record: LevelRecord) throws(StoreError) -> Int64 {
+        try attempt(path) {
+            try writer.write { db in
+                if let existing = try LevelRecord.filter(Column("content_hash") == record.contentHash).fetchOne(db),
+                   let id = existing.id {
+                    if existing.name != record.name || existing.json != record.json {
+                        try db.execute(sql: "UPDATE level SET name = ?, json = ? WHERE id = ?",
+                                       arguments: [record.name, record.json, id])
+                    }
+                    return id
+                }
+                var row = record
+                row.id = nil
+                try row.insert(db)
+                return row.id!
+            }
+        }
+    }
+
+    /// Id of the agent with this kind, parameters and weights hash, inserting it if new (an
+    /// existing row keeps its id and label). A nil weights hash and "" are the same key.
+    public func agent(_ record: AgentRecord) throws(StoreError) -> Int64 {
+        try attempt(path) {
+            try writer.write { db in
+                // The same expression as the unique index agent_identity, so lookup and key agree.
+                let sql = "SELECT id FROM agent WHERE kind = ? AND parameters = ? AND ifnull(weights_hash, '') = ?"
+                if let id = try Int64.fetchOne(db, sql: sql,
+                                               arguments: [record.kind, record.parameters, record.weightsHash ?? ""]) {
+                    return id
+                }
+                var row = record
+                row.id = nil
+                try row.insert(db)
+                return row.id!
+            }
+        }
+    }
+
+    // MARK: - Runs
+
+    /// Records the start of a run and returns its id.
+    /// - Parameter startedAt: stored as ISO 8601 UTC; the tool passes the clock, tests a fixed date.
+    public func beginRun(command: String, configuration: String, engineVersion: String,
+                         startedAt: Date = Date()) throws(StoreError) -> Int64 {
+        try attempt(path) {
+            try writer.write { db in
+                var run = RunRecord(command: command, configuration: configuration, engineVersion: engineVersion,
+                                    startedAt: Self.timestamp(startedAt))
+                try run.insert(db)
+                return run.id!
+            }
+        }
+    }
+
+    /// Records the end of a run. A run that was killed keeps `finished_at` NULL.
+    public func finishRun(_ id: Int64, episodesAdded: Int, finishedAt: Date = Date()) throws(StoreError) {
+        try attempt(path) {
+            try writer.write { db in
+                try db.execute(sql: "UPDATE run SET finished_at = ?, episodes_added = ? WHERE id = ?",
+                               arguments: [Self.timestamp(finishedAt), episodesAdded, id])
+                if db.changesCount == 0 { throw StoreError.sqlite(path: path, message: "no run with id \(id)") }
+            }
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    // MARK: - Episodes
+
+    /// Keys of episodes already stored for this level and agent: a rerun skips them.
+    public func storedKeys(levelID: Int64, agentID: Int64) throws(StoreError) -> Set<EpisodeKey> {
+        try attempt(path) {
+            try writer.read { db in
+                var keys = Set<EpisodeKey>()
+                let rows = try Row.fetchCursor(db, sql: "SELECT seed, sigma FROM episode WHERE level_id = ? AND agent_id = ?",
+                                               arguments: [levelID, agentID])
+                while let row = try rows.next() {
+                    keys.insert(EpisodeKey(seed: UInt64(bitPattern: row[0]), sigma: row[1]))
+                }
+                return keys
+            }
+        }
+    }
+
+    /// Stores a batch in ONE transaction: each episode whose (level, agent, seed, sigma) is new is
+    /// inserted with its shots (their `episodeID` is set here); an episode already stored, or
+    /// repeated within the batch, is skipped with its shots, never duplicated. Returns how many
+    /// were inserted. All or nothing: if anything fails, nothing of the batch is stored.
+    public func insert(_ batch: [NewEpisode]) throws(StoreError) -> Int {
+        if batch.isEmpty { return 0 }
+        return try attempt(path) {
+            try writer.write { db in
+                let stored = try db.cachedStatement(
+                    sql: "SELECT 1 FROM episode WHERE level_id = ? AND agent_id = ? AND seed = ? AND sigma = ?")
+                // One prepared statement for every shot: encoding each row through Codable cost
+                // most of an insert's time.
+                let insertShot = try db.cachedStatement(sql: """
+                    INSERT INTO shot (episode_id, idx, chosen_angle, angle, hits_blue, hits_orange, hits_green,
+                                      hits_purple, hits_zombie, hits_confusement, points, free_balls, caught,
+                                      orange_cleared, seconds)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                var inserted = 0
+                for item in batch {
+                    var episode = item.episode
+                    episode.id = nil
+                    let exists = try Bool.fetchOne(stored, arguments: [episode.levelID, episode.agentID,
+                                                                       Int64(bitPattern: episode.seed), episode.sigma])
+                    if exists != nil { continue }
+                    try episode.insert(db)
+                    let id = episode.id!
+                    for s in item.shots {
+                        try insertShot.execute(arguments: [
+                            id, s.index, s.chosenAngle, s.angle, s.hitsBlue, s.hitsOrange, s.hitsGreen, s.hitsPurple,
+                            s.hitsZombie, s.hitsConfusement, s.points, s.freeBalls, s.caught, s.orangeCleared, s.seconds,
+                        ])
+                    }
+                    inserted += 1
+                }
+                return inserted
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Every episode joined with its level and agent, ordered by level name, agent label, sigma
+    /// and seed (as unsigned); ties between same-named levels or agents break by hash and id.
+    public func summaries() throws(StoreError) -> [EpisodeSummary] {
+        let sql = """
+            SELECT l.content_hash, l.name, a.kind, a.label, a.parameters, a.id, e.seed, e.sigma, e.status, e.won,
+                   e.truncated, e.score, e.shots, e.orange_cleared, e.orange_total, e.balls_used, e.game_seconds
+            FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
+            ORDER BY l.name, l.content_hash, a.label, a.id, e.sigma, e.seed < 0, e.seed
+            """
+        // `e.seed < 0` first: seeds above Int64.max are stored negative and must sort last.
+        return try attempt(path) {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: sql).map { row in
+                    EpisodeSummary(levelHash: row[0], levelName: row[1], agentKind: row[2], agentLabel: row[3],
+                                   agentParameters: row[4], agentID: row[5], seed: UInt64(bitPattern: row[6]),
+                                   sigma: row[7], status: row[8], won: row[9], truncated: row[10], score: row[11],
+                                   shots: row[12], orangeCleared: row[13], orangeTotal: row[14], ballsUsed: row[15],
+                                   gameSeconds: row[16])
+                }
+            }
+        }
+    }
+
+    /// Every level, by id.
+    public func levels() throws(StoreError) -> [LevelRecord] {
+        try attempt(path) { try writer.read { db in try LevelRecord.order(Column("id")).fetchAll(db) } }
+    }
+
+    /// Every agent, by id.
+    public func agents() throws(StoreError) -> [AgentRecord] {
+        try attempt(path) { try writer.read { db in try AgentRecord.order(Column("id")).fetchAll(db) } }
+    }
+
+    /// Every run, by id.
+    public func runs() throws(StoreError) -> [RunRecord] {
+        try attempt(path) { try writer.read { db in try RunRecord.order(Column("id")).fetchAll(db) } }
+    }
+
+    /// Episodes of one level and agent, by seed (as stored) and sigma.
+    public func episodes(levelID: Int64, agentID: Int64) throws(StoreError) -> [EpisodeRecord] {
+        try attempt(path) {
+            try writer.read { db in
+                try EpisodeRecord.filter(Column("level_id") == levelID && Column("agent_id") == agentID)
+                    .order(Column("id")).fetchAll(db)
+            }
+        }
+    }
+
+    /// The shots of one episode, in order.
+    public func shots(episodeID: Int64) throws(StoreError) -> [ShotRecordRow] {
+        try attempt(path) {
+            try writer.read { db in
+                try ShotRecordRow.filter(Column("episode_id") == episodeID).order(Column("idx")).fetchAll(db)
+            }
+        }
+    }
+
+    /// Rows per table, read in one transaction so they agree with each other.
+    public func counts() throws(StoreError) -> StoreCounts {
+        try attempt(path) {
+            try writer.read { db in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM level), (SELECT COUNT(*) FROM agent), (SELECT COUNT(*) FROM run),
+                           (SELECT COUNT(*) FROM episode), (SELECT COUNT(*) FROM shot)
+                    """)!
+                return StoreCounts(levels: row[0], agents: row[1], runs: row[2], episodes: row[3], shots: row[4])
+            }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; true when it says ok.
+    public func integrityOK() throws(StoreError) -> Bool {
+        try attempt(path) {
+            try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] }
+        }
+    }
+}
+
+/// Runs a GRDB call and maps what it throws (`any Error`) to `StoreError`.
+func attempt<T>(_ path: String, _ body: () throws -> T) throws(StoreError) -> T {
+    do {
+        return try body()
+    } catch let error as StoreError {
+        throw error
+    } catch let error as DatabaseError {
+        throw StoreError(path: path, error)
+    } catch {
+        throw .sqlite(path: path, message: "\(error)")
+    }
+}
+
+extension StoreError {
+    init(path: String, _ error: DatabaseError) {
+        let message = error.message ?? "\(error)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            self = .notADatabase(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self = .sqlite(path: path, message: "\(message) (another process is using it; waited \(Int(PeggleStore.busyTimeout)) s)")
+        case .SQLITE_CANTOPEN:
+            self = .sqlite(path: path, message: "cannot open the database file (\(message))")
+        case .SQLITE_READONLY:
+            self = .sqlite(path: path, message: "the database is read-only (\(message))")
+        default:
+            self = .sqlite(path: path, message: message)
+        }
+    }
+}

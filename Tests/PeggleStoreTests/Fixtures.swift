@@ -1,0 +1,80 @@
+import Foundation
+@testable import PeggleStore
+
+/// A fresh folder under the system's temporary directory, removed when the value goes away.
+final class TempDir {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("peggle-store-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+enum Fixture {
+    static let startedAt = Date(timeIntervalSince1970: 1_750_000_000)
+
+    static func level(_ i: Int, name: String? = nil) -> LevelRecord {
+        LevelRecord(contentHash: String(format: "%016x", 0xabc0_0000 + i), name: name ?? "level \(i)",
+                    json: "{\"name\":\"level \(i)\"}", mode: "classic", power: "none", pegCount: 10 + i, blue: 5 + i,
+                    orange: 3, green: 1, purple: 1, zombie: 0, confusement: 0, blockCount: i)
+    }
+
+    static func agent(_ i: Int, weightsHash: String? = nil) -> AgentRecord {
+        AgentRecord(kind: "greedy", parameters: "{\"candidates\":\(8 * (i + 1))}", weightsHash: weightsHash,
+                    label: "greedy(candidates=\(8 * (i + 1)))")
+    }
+
+    /// An episode whose every number follows from its key, with `shotCount` shots.
+    static func episode(run: Int64, level: Int64, agent: Int64, seed: UInt64, sigma: Double,
+                        shotCount: Int = 3) -> NewEpisode {
+        let won = seed % 3 == 0
+        let episode = EpisodeRecord(runID: run, levelID: level, agentID: agent, seed: seed, sigma: sigma,
+                                    status: won ? "won" : "lost", won: won, truncated: false,
+                                    score: Int(seed % 10_000) * 10, shots: shotCount, orangeCleared: won ? 3 : 1,
+                                    orangeTotal: 3, ballsUsed: shotCount, gameSeconds: Double(shotCount) * 4.5)
+        let shots = (0..<shotCount).map { k in
+            ShotRecordRow(index: k, chosenAngle: 0.1 * Double(k), angle: 0.1 * Double(k) + sigma / 2, hitsBlue: k,
+                          hitsOrange: k % 2, hitsGreen: 0, hitsPurple: 0, hitsZombie: 0, hitsConfusement: 0,
+                          points: 10 * k, freeBalls: 0, caught: k == 1 ? 1 : 0, orangeCleared: k % 2, seconds: 4.5)
+        }
+        return NewEpisode(episode: episode, shots: shots)
+    }
+
+    /// Every episode of a rating plan (levels × agents × sigmas × seeds), cut into batches, with
+    /// the ids the plan's levels and agents have in `store`.
+    static func plan(_ store: PeggleStore, run: Int64, levels: Int = 2, agents: Int = 2, sigmas: [Double] = [0, 0.02],
+                     seeds: [UInt64] = Array(1...6), batchSize: Int = 5) throws -> [[NewEpisode]] {
+        var all: [NewEpisode] = []
+        for l in 0..<levels {
+            let levelID = try store.level(level(l))
+            for a in 0..<agents {
+                let agentID = try store.agent(agent(a))
+                for sigma in sigmas {
+                    for seed in seeds {
+                        all.append(episode(run: run, level: levelID, agent: agentID, seed: seed, sigma: sigma,
+                                           shotCount: 1 + Int(seed % 4)))
+                    }
+                }
+            }
+        }
+        return stride(from: 0, to: all.count, by: batchSize).map { Array(all[$0..<min($0 + batchSize, all.count)]) }
+    }
+
+    /// Every shot in the store with the identity of its episode instead of ids, in a stable order.
+    static func allShots(_ store: PeggleStore) throws -> [String] {
+        try store.writer.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT l.content_hash || ' ' || a.label || ' ' || e.seed || ' ' || e.sigma || ' ' || s.idx || ' '
+                       || s.chosen_angle || ' ' || s.angle || ' ' || s.points || ' ' || s.caught || ' ' || s.seconds
+                FROM shot s JOIN episode e ON e.id = s.episode_id JOIN level l ON l.id = e.level_id
+                JOIN agent a ON a.id = e.agent_id
+                ORDER BY l.content_hash, a.label, e.sigma, e.seed, s.idx
+                """)
+        }
+    }
+}
