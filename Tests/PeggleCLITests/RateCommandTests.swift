@@ -1,0 +1,127 @@
+import Foundation
+import PeggleStore
+import Testing
+
+/// `peggle rate`: resumable, never duplicating, refusing bad input without damage.
+@Suite("peggle rate", .serialized)
+struct RateCommandTests {
+    static let levels = ["Levels/first-steps.json", "Levels/zombie-night.json"]
+    static let small = ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
+                        "--episodes", "6", "--sigmas", "0,0.05", "--batch", "5"]
+
+    func rate(_ db: URL, _ extra: [String] = []) throws -> RunResult {
+        try CLI.run(["rate"] + Self.levels + Self.small + ["--db", db.path] + extra)
+    }
+
+    func contents(_ db: URL) throws -> (StoreCounts, [EpisodeSummary], Bool) {
+        let store = try PeggleStore(path: db.path)
+        return (try store.counts(), try store.summaries(), try store.integrityOK())
+    }
+
+    @Test("a rerun adds nothing; a run stopped between batches resumes to the same totals")
+    func rerunAndResume() throws {
+        let dir = try CLI.tempDir()
+        let whole = dir.appendingPathComponent("whole.sqlite"), parts = dir.appendingPathComponent("parts.sqlite")
+        let first = try rate(whole, ["--threads", "2"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("48 games added, 0 already stored"))
+        let again = try rate(whole)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 games added, 48 already stored"))
+
+        let stopped = try rate(parts, ["--stop-after-batches", "2", "--threads", "1"])
+        #expect(stopped.status == 3)
+        #expect(stopped.stdout.contains("run the same command again to resume"))
+        let (partial, _, _) = try contents(parts)
+        #expect(partial.episodes >= 10 && partial.episodes < 48)
+        let resumed = try rate(parts)
+        #expect(resumed.status == 0)
+        #expect(resumed.stdout.contains("\(48 - partial.episodes) games added, \(partial.episodes) already stored"))
+
+        let (a, rowsA, okA) = try contents(whole), (b, rowsB, okB) = try contents(parts)
+        #expect(okA && okB)
+        #expect(a.episodes == 48 && b.episodes == 48 && a.shots == b.shots && a.levels == 2 && a.agents == 2)
+        #expect(rowsA == rowsB)  // same games, same outcomes, whatever the threads and interruptions
+        #expect(b.runs == 2 && a.runs == 2)
+    }
+
+    @Test("kill -9 in the middle leaves a sound database, and the rerun completes with no duplicates")
+    func killNine() throws {
+        let dir = try CLI.tempDir()
+        let db = dir.appendingPathComponent("killed.sqlite"), clean = dir.appendingPathComponent("clean.sqlite")
+        let args = ["rate"] + Self.levels + ["--agents", "greedy", "--candidates", "6", "--refine", "0x0", "--samples", "2",
+                                             "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2", "--threads", "2"]
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = args + ["--db", db.path]
+        p.currentDirectoryURL = CLI.root
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait for some committed games, then kill without warning.
+        var seen = 0
+        for _ in 0..<600 where seen < 4 {
+            usleep(50_000)
+            if FileManager.default.fileExists(atPath: db.path), let s = try? PeggleStore(path: db.path) {
+                seen = (try? s.counts().episodes) ?? 0
+            }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal)
+        let (afterKill, _, ok) = try contents(db)
+        #expect(ok)
+        #expect(afterKill.episodes >= 4 && afterKill.episodes < 40)
+        let resumed = try CLI.run(args + ["--db", db.path])
+        #expect(resumed.status == 0)
+        #expect(resumed.stdout.contains("already stored"))
+        #expect(try CLI.run(args + ["--db", clean.path]).status == 0)
+        let (x, rowsX, okX) = try contents(db), (y, rowsY, _) = try contents(clean)
+        #expect(okX && x.episodes == 40 && x.shots == y.shots)
+        #expect(rowsX == rowsY)
+    }
+
+    @Test("a bad level is reported and skipped, the others are rated, and the exit code says so")
+    func badLevelSkipped() throws {
+        let dir = try CLI.tempDir()
+        let bad = dir.appendingPathComponent("bad.json")
+        try "{\"format\": 1, \"name\": \"Broken\"".write(to: bad, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("r.sqlite")
+        let r = try CLI.run(["rate", "Levels/first-steps.json", bad.path, "--agents", "random", "--episodes", "3",
+                             "--sigmas", "0", "--db", db.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("skipped \(bad.path): "))
+        #expect(r.stderr.contains("1 level could not be rated"))
+        #expect(try contents(db).0.episodes == 3)
+    }
+
+    @Test("a file that is not SQLite is refused and left byte for byte as it was")
+    func notADatabase() throws {
+        let dir = try CLI.tempDir()
+        let file = dir.appendingPathComponent("notes.sqlite")
+        let text = "these are my notes, not a database\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["rate", "Levels/first-steps.json", "--agents", "random", "--db", file.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("not an SQLite database"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == text)
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("bad options are refused with exit code 2 before anything is written",
+          arguments: [
+            (["--agents", "random,smart"], "unknown agent 'smart'"),
+            (["--sigmas", "0,-0.1"], "--sigmas: -0.1 is negative"),
+            (["--sigmas", "0,abc"], "--sigmas: 'abc' is not a number"),
+            (["--episodes", "0"], "--episodes: 0 must be at least 1"),
+            (["--agents", "linear:missing.json"], "missing.json"),
+          ])
+    func badOptions(args: [String], message: String) throws {
+        let dir = try CLI.tempDir()
+        let db = dir.appendingPathComponent("x.sqlite")
+        let r = try CLI.run(["rate", "Levels/first-steps.json", "--db", db.path] + args)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "stderr: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+    }
+}
