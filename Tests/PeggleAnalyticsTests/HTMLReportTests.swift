@@ -195,7 +195,8 @@ func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
     // The hollow dot is the thin point.
     #expect(dots.map { $0["fill"] == SVGPalette.board } == [false, false, false, true])
     // The marker sits on the 1/2 line between the points at 0.02 and 0.04.
-    let marker = try #require(doc.find("circle", in: try #require(doc.find("g", class: "sigma50").first)).first)
+    let group = try #require(doc.find("g", class: "sigma50").first)
+    let marker = try #require(doc.find("circle", in: group).first)
     let mx = try #require(doc.nodes[marker].attributes["cx"].flatMap(Double.init))
     let my = try #require(doc.nodes[marker].attributes["cy"].flatMap(Double.init))
     #expect(mx > xs[1] && mx < xs[2])
