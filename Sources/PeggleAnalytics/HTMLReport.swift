@@ -1,0 +1,225 @@
+import PeggleGame
+
+/// The difficulty report as one self-contained HTML page.
+public enum HTMLReport {
+    /// One self-contained page (inline CSS and inline SVG, no scripts, no external links): a title,
+    /// the generation `facts` (label, value) in the order given, a summary table in the order of
+    /// `ratings` (`DifficultyRater` sorts hardest first: rank, level, tier, sigma50, difficulty and
+    /// each agent's win rate with its Wilson interval at that agent's smallest sigma), then one
+    /// `<section class="level">` per rating: its picture (`levels[levelHash]` drawn by
+    /// `SVGRenderer` under `rules`; a note when missing), its skill curve, a bar chart of win
+    /// rates and orange-cleared fractions per agent, its warnings and a table of every agent row.
+    ///
+    /// The page is XHTML-compatible HTML5 (`<!DOCTYPE html>`, then a well-formed
+    /// `<html xmlns="http://www.w3.org/1999/xhtml">` tree, all elements closed, only XML's own
+    /// entities), so an XML parser reads it. All text is escaped. Deterministic: no clock; the
+    /// date, if wanted, is one of `facts`.
+    public static func render(_ ratings: [LevelRating], levels: [String: Level], facts: [(String, String)],
+                              rules: Rules = Rules(), minEpisodes: Int = 20) -> String {
+        var out = "<!DOCTYPE html>\n"
+        out += "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\" xml:lang=\"en\">\n<head>\n"
+        out += "<meta charset=\"utf-8\"/>\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+        out += "<title>Peggle Gym: level difficulty</title>\n"
+        out += "<style>\n" + css + "</style>\n</head>\n<body>\n"
+
+        // Header.
+        let episodes = ratings.reduce(0) { $0 + $1.agents.reduce(0) { $0 + $1.episodes } }
+        out += "<header>\n<h1>Level difficulty</h1>\n"
+        out += "<p class=\"lead\">\(ratings.count) level\(ratings.count == 1 ? "" : "s"), \(episodes) episode"
+        out += "\(episodes == 1 ? "" : "s"). Hardest first. <b>\u{3c3}50</b> is the aim noise (radians) at which the "
+        out += "skill agent's fitted win rate falls to one half: the smaller, the more precise a player must be.</p>\n"
+        if !facts.isEmpty {
+            out += "<table class=\"facts\">\n"
+            for (label, value) in facts { out += "<tr><th>\(esc(label))</th><td>\(esc(value))</td></tr>\n" }
+            out += "</table>\n"
+        }
+        out += "</header>\n<main>\n"
+
+        // Summary.
+        let labels = agentColumns(ratings)
+        out += "<div class=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary-table\">\n<thead><tr>"
+        out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad)</th><th>Difficulty</th>"
+        for label in labels { out += "<th class=\"agent\">\(esc(label))</th>" }
+        out += "<th>Warnings</th></tr></thead>\n<tbody>\n"
+        for (k, r) in ratings.enumerated() {
+            out += "<tr><td class=\"num\">\(r.rank.map(String.init) ?? "\u{2013}")</td>"
+            out += "<td><a href=\"#\(anchor(k))\">\(esc(r.levelName))</a></td>"
+            out += "<td>\(tierBadge(r.tier))</td>"
+            out += "<td class=\"num\">\(esc(SVGCharts.sigma50Text(r.sigma50)))</td>"
+            out += "<td class=\"num\">\(r.difficulty.map { SVGText.fixed($0, decimals: 3) } ?? "\u{2013}")</td>"
+            for label in labels {
+                let rows = r.agents.filter { $0.agentLabel == label }
+                if let a = rows.min(by: { $0.sigma < $1.sigma }) {
+                    out += "<td class=\"rate\" title=\"\(esc("won \(a.wins) of \(a.episodes) at sigma \(SVGText.number(a.sigma, decimals: 4))"))\">"
+                    out += "\(SVGText.fixed(a.winRate, decimals: 2)) <span class=\"ci\">\(interval(a.winInterval))</span>"
+                    if a.sigma != 0 { out += " <span class=\"ci\">at \u{3c3} \(SVGText.number(a.sigma, decimals: 4))</span>" }
+                    out += "</td>"
+                } else {
+                    out += "<td class=\"rate none\">\u{2013}</td>"
+                }
+            }
+            out += "<td class=\"num\">\(r.warnings.isEmpty ? "" : "<span class=\"warn\">\(r.warnings.count)</span>")</td></tr>\n"
+        }
+        out += "</tbody>\n</table>\n"
+        out += "<p class=\"note\">Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson "
+        out += "interval. Difficulty: 0 to 4, larger is harder (docs/metrics.md).</p>\n</div>\n"
+
+        // One section per level.
+        for (k, r) in ratings.enumerated() {
+            out += "<section class=\"level\" id=\"\(anchor(k))\" data-level-hash=\"\(esc(r.levelHash))\">\n"
+            out += "<h2>\(r.rank.map { "<span class=\"rank\">#\($0)</span> " } ?? "")\(esc(r.levelName)) \(tierBadge(r.tier))</h2>\n"
+            out += "<p class=\"meta\">\u{3c3}50 <b>\(esc(SVGCharts.sigma50Text(r.sigma50)))</b>"
+            if r.sigma50 != .unknown { out += " rad" }
+            out += " \u{b7} difficulty <b>\(r.difficulty.map { SVGText.fixed($0, decimals: 3) } ?? "\u{2013}")</b>"
+            if let skill = r.skill { out += " \u{b7} skill agent \(esc(skill.agentLabel))" }
+            out += " \u{b7} <span class=\"hash\">\(esc(r.levelHash))</span></p>\n"
+            if !r.warnings.isEmpty {
+                out += "<ul class=\"warnings\">\n"
+                for w in r.warnings { out += "<li>\(esc(w))</li>\n" }
+                out += "</ul>\n"
+            }
+            out += "<div class=\"figures\">\n"
+            out += "<figure class=\"picture\">"
+            if let level = levels[r.levelHash] {
+                out += inline(SVGRenderer(rules: rules).render(level: level), suffix: String(k))
+            } else {
+                out += "<p class=\"missing\">No level file for this hash: no picture.</p>"
+            }
+            out += "</figure>\n"
+            out += "<figure class=\"chart\">"
+            if let skill = r.skill {
+                out += SVGCharts.skillCurve(skill, minEpisodes: minEpisodes)
+            } else {
+                out += "<p class=\"missing\">No skill curve: the skill agent did not play this level.</p>"
+            }
+            out += "</figure>\n"
+            out += "<figure class=\"chart\">" + SVGCharts.agentBars(r.agents) + "</figure>\n"
+            out += "</div>\n"
+            out += agentTable(r.agents)
+            out += "</section>\n"
+        }
+        out += "</main>\n<footer><p>Peggle Gym difficulty report. Every formula: docs/metrics.md.</p></footer>\n"
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    // MARK: Pieces
+
+    static func esc(_ s: String) -> String { SVGText.escape(s) }
+
+    /// The id of the `k`th level's section (level names and hashes are not safe ids).
+    static func anchor(_ k: Int) -> String { "level-\(k + 1)" }
+
+    static func tierBadge(_ tier: Tier) -> String {
+        let cls = tier.rawValue.replacingOccurrencesOfSpace()
+        return "<span class=\"tier tier-\(cls)\">\(esc(tier.rawValue))</span>"
+    }
+
+    static func interval(_ r: ClosedRange<Double>) -> String {
+        "[" + SVGText.fixed(r.lowerBound, decimals: 2) + "\u{2013}" + SVGText.fixed(r.upperBound, decimals: 2) + "]"
+    }
+
+    /// Every agent label over all levels: kinds in `DifficultyRater.kindOrder`, then by label.
+    static func agentColumns(_ ratings: [LevelRating]) -> [String] {
+        var kinds: [String: String] = [:]
+        for r in ratings { for a in r.agents { kinds[a.agentLabel] = a.agentKind } }
+        return kinds.keys.sorted { a, b in
+            let ka = DifficultyRater.kindPosition(kinds[a]!), kb = DifficultyRater.kindPosition(kinds[b]!)
+            if ka != kb { return ka < kb }
+            if kinds[a]! != kinds[b]! { return kinds[a]! < kinds[b]! }
+            return a < b
+        }
+    }
+
+    /// An SVG document made fit to sit inside the page: no XML declaration, and the renderer's clip
+    /// path id made unique to this picture (ids are page-wide in HTML).
+    static func inline(_ svg: String, suffix: String) -> String {
+        var body = Substring(svg)
+        if body.hasPrefix("<?xml"), let end = body.firstIndex(of: ">") {
+            body = body[body.index(after: end)...].drop { $0 == "\n" }
+        }
+        let id = Scene.clipId
+        return String(body)
+            .replacingAll("id=\"\(id)\"", with: "id=\"\(id)-\(suffix)\"")
+            .replacingAll("url(#\(id))", with: "url(#\(id)-\(suffix))")
+    }
+
+    static func agentTable(_ agents: [AgentLevelStats]) -> String {
+        var out = "<table class=\"agents\">\n<thead><tr><th>Agent</th><th>\u{3c3} (rad)</th><th>Episodes</th>"
+        out += "<th>Wins</th><th>Win rate [95%]</th><th>Orange cleared</th><th>Mean score</th><th>Median score</th>"
+        out += "<th>Balls used on wins</th><th>Shots to win</th><th>Truncated</th></tr></thead>\n<tbody>\n"
+        func opt(_ v: Double?) -> String { v.map { SVGText.fixed($0, decimals: 1) } ?? "\u{2013}" }
+        for a in agents {
+            out += "<tr><td>\(esc(a.agentLabel))</td><td class=\"num\">\(SVGText.number(a.sigma, decimals: 4))</td>"
+            out += "<td class=\"num\">\(a.episodes)</td><td class=\"num\">\(a.wins)</td>"
+            out += "<td class=\"num\">\(SVGText.fixed(a.winRate, decimals: 2)) <span class=\"ci\">\(interval(a.winInterval))</span></td>"
+            out += "<td class=\"num\">\(SVGText.fixed(a.orangeFraction, decimals: 2))</td>"
+            out += "<td class=\"num\">\(SVGText.grouped(Int(a.meanScore.rounded())))</td>"
+            out += "<td class=\"num\">\(SVGText.grouped(Int(a.medianScore.rounded())))</td>"
+            out += "<td class=\"num\">\(opt(a.meanBallsUsedOnWins))</td><td class=\"num\">\(opt(a.meanShotsToWin))</td>"
+            out += "<td class=\"num\">\(a.truncated)</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// The page's style sheet: the level pictures' dark palette. No `<` or `&`, so it is plain XML text.
+    static let css = """
+        body { margin: 0; background: \(SVGPalette.page); color: \(SVGPalette.text);
+          font: 14px/1.45 "DejaVu Sans", Verdana, Arial, sans-serif; }
+        header, main, footer { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
+        h1 { color: \(SVGPalette.heading); margin: 24px 0 6px; font-size: 26px; }
+        h2 { color: \(SVGPalette.heading); font-size: 19px; margin: 0 0 6px; }
+        a { color: #8fb8ff; }
+        .lead { color: \(SVGPalette.dim); max-width: 70em; }
+        table { border-collapse: collapse; margin: 8px 0 14px; }
+        th, td { padding: 4px 9px; border-bottom: 1px solid \(SVGPalette.panelBorder); text-align: left; vertical-align: top; }
+        th { color: \(SVGPalette.dim); font-weight: normal; }
+        .facts th { padding-right: 18px; }
+        .summary-table th.agent { max-width: 13em; overflow-wrap: anywhere; }
+        td.num, td.rate { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+        .ci { color: \(SVGPalette.dim); font-size: 12px; }
+        .note, .meta, footer { color: \(SVGPalette.dim); font-size: 13px; }
+        .hash { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
+        .tier { display: inline-block; padding: 1px 8px; border-radius: 9px; font-size: 12px; font-weight: bold;
+          color: #10131a; vertical-align: middle; }
+        .tier-easy { background: \(SVGPalette.won); }
+        .tier-medium { background: \(SVGPalette.playing); }
+        .tier-hard { background: #ff9a52; }
+        .tier-very-hard { background: \(SVGPalette.lost); }
+        .tier-unrated { background: \(SVGPalette.dim); }
+        .warn { color: \(SVGPalette.playing); font-weight: bold; }
+        .summary { margin: 18px 0 10px; overflow-x: auto; }
+        section.level { background: \(SVGPalette.panel); border: 1px solid \(SVGPalette.panelBorder);
+          border-radius: 8px; margin: 22px 0; padding: 16px 18px; overflow-x: auto; }
+        .rank { color: \(SVGPalette.dim); }
+        ul.warnings { color: \(SVGPalette.playing); margin: 6px 0 10px; padding-left: 22px; }
+        .figures { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
+        figure { margin: 0; }
+        figure.picture { flex: 1 1 100%; max-width: 1132px; }
+        figure.picture svg { width: 100%; height: auto; display: block; }
+        figure.chart { flex: 1 1 480px; max-width: 560px; }
+        figure.chart svg { width: 100%; height: auto; display: block; }
+        .missing { color: \(SVGPalette.dim); font-style: italic; }
+        table.agents { font-size: 13px; }
+
+        """
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement` (standard library only).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Spaces turned into hyphens ("very hard" to "very-hard"), for class names.
+    func replacingOccurrencesOfSpace() -> String { String(map { $0 == " " ? "-" : $0 }) }
+}

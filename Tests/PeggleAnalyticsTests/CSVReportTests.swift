@@ -1,0 +1,155 @@
+import Testing
+@testable import PeggleAnalytics
+
+/// A strict RFC 4180 reader: records end in CRLF, fields are separated by commas, a quoted field
+/// may hold commas, CR, LF and doubled quotes. Returns nil on anything else (a bare CR or LF
+/// outside quotes, a quote inside an unquoted field, text after a closing quote, a missing final CRLF).
+func readCSV(_ text: String) -> [[String]]? {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false       // inside a quoted field
+    var wasQuoted = false    // the current field was quoted (and has been closed)
+    var scalars = Array(text.unicodeScalars)[...]
+    while let u = scalars.popFirst() {
+        if quoted {
+            if u == "\"" {
+                if scalars.first == "\"" { scalars.removeFirst(); field.unicodeScalars.append("\"") } else { quoted = false }
+            } else {
+                field.unicodeScalars.append(u)
+            }
+            continue
+        }
+        switch u {
+        case "\"":
+            guard field.isEmpty && !wasQuoted else { return nil }
+            quoted = true
+            wasQuoted = true
+        case ",":
+            record.append(field); field = ""; wasQuoted = false
+        case "\r":
+            guard scalars.popFirst() == "\n" else { return nil }
+            record.append(field); field = ""; wasQuoted = false
+            records.append(record); record = []
+        case "\n":
+            return nil
+        default:
+            guard !wasQuoted else { return nil }
+            field.unicodeScalars.append(u)
+        }
+    }
+    guard !quoted && field.isEmpty && record.isEmpty else { return nil }
+    return records
+}
+
+@Test func theTestReaderIsStrict() {
+    #expect(readCSV("a,b\r\n") == [["a", "b"]])
+    #expect(readCSV("\"a,\"\"b\"\"\r\nc\",\r\n") == [["a,\"b\"\r\nc", ""]])
+    #expect(readCSV("a,b\n") == nil)
+    #expect(readCSV("a,b") == nil)
+    #expect(readCSV("a\"b\r\n") == nil)
+    #expect(readCSV("\"a\"b\r\n") == nil)
+    #expect(readCSV("\"a\r\n") == nil)
+}
+
+@Test func fieldQuotesOnlyWhatNeedsIt() {
+    #expect(CSVReport.field("plain level") == "plain level")
+    #expect(CSVReport.field("") == "")
+    #expect(CSVReport.field("Ünïcødé") == "Ünïcødé")
+    #expect(CSVReport.field("a,b") == "\"a,b\"")
+    #expect(CSVReport.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    #expect(CSVReport.field("two\nlines") == "\"two\nlines\"")
+    #expect(CSVReport.field("cr\r") == "\"cr\r\"")
+    #expect(CSVReport.field(" padded ") == "\" padded \"")
+    // A quote followed by a combining mark is one Character in Swift but still a quote to CSV.
+    #expect(CSVReport.field("\"\u{301}") == "\"\"\"\u{301}\"")
+}
+
+let awkwardNames = ["Comma, the level", "Say \"hi\"", "Two\nlines", "Windows\r\nline", " padded ", "\"", ",",
+                    "Ünïcødé 🎯 ピン", "=SUM(A1)", "plain"]
+
+func awkwardOutcomes() -> [EpisodeOutcome] {
+    awkwardNames.enumerated().flatMap { k, name in
+        sweep(name, [(0, 18 - k), (0.02, 10 - k / 2), (0.04, 2)], episodes: 20, label: "greedy(candidates=48, \"fast\")")
+            + outcomes(level: name, kind: "random", wins: k, of: 20)
+    }
+}
+
+@Test func episodesCSVRoundTripsAwkwardNames() throws {
+    var eps = awkwardOutcomes()
+    eps[0].seed = UInt64.max
+    eps[1].sigma = 0.0123456
+    eps[2].gameSeconds = 1.0 / 3
+    let csv = CSVReport.episodes(eps)
+    let rows = try #require(readCSV(csv), "not RFC 4180")
+    #expect(rows.count == eps.count + 1)
+    #expect(rows[0] == CSVReport.episodesHeader)
+    #expect(rows[0] == ["level_hash", "level", "agent_kind", "agent_label", "sigma_rad", "seed", "status", "won", "score",
+                        "shots", "orange_cleared", "orange_total", "balls_used", "game_seconds"])
+    for (row, e) in zip(rows.dropFirst(), eps) {
+        #expect(row.count == rows[0].count)
+        #expect(row[0] == e.levelHash)
+        #expect(row[1] == e.levelName)
+        #expect(row[2] == e.agentKind)
+        #expect(row[3] == e.agentLabel)
+        #expect(close(Double(row[4]), e.sigma, 5e-7))
+        #expect(UInt64(row[5]) == e.seed)
+        #expect(row[6] == e.status)
+        #expect(row[7] == (e.won ? "true" : "false"))
+        #expect(Int(row[8]) == e.score && Int(row[9]) == e.shots)
+        #expect(Int(row[10]) == e.orangeCleared && Int(row[11]) == e.orangeTotal && Int(row[12]) == e.ballsUsed)
+        #expect(close(Double(row[13]), e.gameSeconds, 5e-5))
+    }
+    #expect(rows[1][5] == "18446744073709551615")
+    #expect(rows[2][4] == "0.012346")
+    #expect(rows[3][13] == "0.3333")
+    #expect(CSVReport.episodes([]) == CSVReport.episodesHeader.joined(separator: ",") + "\r\n")
+}
+
+@Test func difficultyCSVRoundTripsAwkwardNames() throws {
+    let ratings = DifficultyRater.rate(awkwardOutcomes() + random("Only random", wins: 5))
+    let csv = CSVReport.difficulty(ratings)
+    let rows = try #require(readCSV(csv), "not RFC 4180")
+    let header = rows[0]
+    #expect(header == CSVReport.difficultyHeader)
+    #expect(header.count == 10 + 3 * 9 + 1)
+    #expect(Array(header.prefix(10)) == ["rank", "level", "level_hash", "tier", "difficulty", "sigma50_relation",
+                                         "sigma50_rad", "skill_agent", "skill_sigmas", "skill_episodes"])
+    #expect(header[10] == "random_agent" && header[19] == "greedy_agent" && header[28] == "linear_agent")
+    #expect(header.last == "warnings")
+    #expect(rows.count == ratings.count + 1)
+    /// The value of column `name` in `row`; nil when there is no such column.
+    func v(_ row: [String], _ name: String) -> String? { header.firstIndex(of: name).map { row[$0] } }
+    for (row, r) in zip(rows.dropFirst(), ratings) {
+        #expect(row.count == header.count)
+        #expect(v(row, "level") == r.levelName)
+        #expect(v(row, "level_hash") == r.levelHash)
+        #expect(v(row, "rank") == r.rank.map(String.init))
+        #expect(v(row, "tier") == r.tier.rawValue)
+        #expect(close(v(row, "difficulty").flatMap(Double.init), r.difficulty ?? .nan))
+        #expect(v(row, "warnings") == r.warnings.joined(separator: "; "))
+        if let greedy = r.atBestAim(kind: "greedy") {
+            #expect(v(row, "greedy_agent") == greedy.agentLabel)
+            #expect(v(row, "greedy_episodes").flatMap(Int.init) == greedy.episodes)
+            #expect(close(v(row, "greedy_win_low").flatMap(Double.init), greedy.winInterval.lowerBound))
+            #expect(close(v(row, "greedy_win_high").flatMap(Double.init), greedy.winInterval.upperBound))
+        }
+        #expect(v(row, "linear_agent") == "")
+    }
+    #expect(Set(rows.dropFirst().map { $0[1] }) == Set(awkwardNames + ["Only random"]))
+    let unknown = try #require(rows.first { $0[1] == "Only random" })
+    #expect(v(unknown, "tier") == "unrated")
+    #expect(v(unknown, "sigma50_relation") == "" && v(unknown, "sigma50_rad") == "")
+    #expect(v(unknown, "skill_episodes") == "0")
+    #expect(v(unknown, "random_win_rate") == "0.25")
+}
+
+@Test func difficultyCSVWritesTheSigma50Relation() throws {
+    let ratings = DifficultyRater.rate(rankingFixture)
+    let rows = try #require(readCSV(CSVReport.difficulty(ratings)))
+    let relation = rows.dropFirst().map { ($0[1], $0[5], $0[6]) }
+    #expect(relation.map(\.0) == ratings.map(\.levelName))
+    #expect(relation.map(\.1) == ["<", "<", "=", "=", "=", "", ">=", ">="])
+    #expect(relation.map(\.2) == ["0", "0", "0.0125", "0.035", "0.06", "", "0.16", "0.16"])
+    #expect(rows[1][0] == "1" && rows[1][4] == "3.6")
+}
