@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import PeggleAnalytics
+import PeggleGame
+import PeggleStore
+
+/// `peggle report`: difficulty tables and the HTML report from a rating database.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the difficulty reports (CSV and HTML) from a database filled by `peggle rate`.",
+        discussion: "Writes OUT/difficulty.csv (one row per level), OUT/episodes.csv (one row per game) and "
+            + "OUT/report.html (one self-contained page: each level's picture, skill curve and win rates, hardest "
+            + "first). docs/metrics.md defines every column and figure.")
+
+    @Option(help: "The database written by `peggle rate`.")
+    var db = "peggle.sqlite"
+
+    @Option(help: "Folder for the reports (created if missing).")
+    var out = "Reports"
+
+    @Option(help: "Formats, comma-separated: csv, html.")
+    var format = "csv,html"
+
+    func run() throws {
+        let formats = Set(format.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard !formats.isEmpty, formats.isSubset(of: ["csv", "html"]) else {
+            throw UserError("--format: '\(format)' is not a list of csv and html")
+        }
+        guard FileManager.default.fileExists(atPath: db) else {
+            throw UserError("\(db): no such database (fill one with `peggle rate LEVELS --db \(db)`)")
+        }
+        let store: PeggleStore
+        let rows: [EpisodeSummary]
+        let stored: [LevelRecord]
+        do {
+            store = try PeggleStore(path: db)
+            rows = try store.summaries()
+            stored = try store.levels()
+        } catch { throw UserError("\(error)") }
+        guard !rows.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
+        try Self.prepare(folder: out)
+
+        let outcomes = rows.map(EpisodeOutcome.init(summary:))
+        let ratings = DifficultyRater.rate(outcomes)
+        var files: [(String, String)] = []
+        if formats.contains("csv") {
+            files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
+            files.append(("episodes.csv", CSVReport.episodes(outcomes)))
+        }
+        if formats.contains("html") {
+            var levels: [String: Level] = [:]
+            for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
+            let agents = Set(outcomes.map(\.agentLabel)).sorted()
+            let facts: [(String, String)] = [
+                ("database", db), ("levels", "\(ratings.count)"), ("games", "\(outcomes.count)"),
+                ("agents", agents.joined(separator: ", ")), ("engine", "Peggle Gym \(PeggleGym.version)"),
+            ]
+            files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts)))
+        }
+        // Everything is rendered before the first file is written; each file is replaced atomically.
+        for (name, text) in files { try Files.write(text, to: (out as NSString).appendingPathComponent(name)) }
+        for r in ratings.prefix(40) {
+            printLine("\(r.rank.map { "\($0)." } ?? "-") \(r.levelName): \(r.tier.rawValue)\(r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")")
+        }
+        printLine("wrote " + files.map { (out as NSString).appendingPathComponent($0.0) }.joined(separator: ", "))
+    }
+
+    /// Creates the folder if needed and proves it writable before anything is rendered.
+    static func prepare(folder: String) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw UserError("--out: \(folder) is a file, not a folder") }
+        } else {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw UserError("--out: cannot create the folder \(folder) (\(error.localizedDescription))")
+            }
+        }
+        let probe = (folder as NSString).appendingPathComponent(".peggle-write-test-\(getpid())")
+        guard FileManager.default.createFile(atPath: probe, contents: Data()) else {
+            throw UserError("--out: the folder \(folder) is not writable")
+        }
+        try? FileManager.default.removeItem(atPath: probe)
+    }
+}
+
+extension EpisodeOutcome {
+    init(summary s: EpisodeSummary) {
+        self.init(levelHash: s.levelHash, levelName: s.levelName, agentKind: s.agentKind, agentLabel: s.agentLabel,
+                  sigma: s.sigma, seed: s.seed, status: s.status, won: s.won, score: s.score, shots: s.shots,
+                  orangeCleared: s.orangeCleared, orangeTotal: s.orangeTotal, ballsUsed: s.ballsUsed,
+                  gameSeconds: s.gameSeconds)
+    }
+}
