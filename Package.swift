@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore"]),
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
