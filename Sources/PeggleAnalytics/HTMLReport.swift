@@ -176,7 +176,7 @@ public enum HTMLReport {
         th, td { padding: 4px 9px; border-bottom: 1px solid \(SVGPalette.panelBorder); text-align: left; vertical-align: top; }
         th { color: \(SVGPalette.dim); font-weight: normal; }
         .facts th { padding-right: 18px; }
-        .summary-table th.agent { max-width: 13em; overflow-wrap: anywhere; }
+        .summary-table th.agent { max-width: 13em; overflow-wrap: anywhere; word-break: break-all; }
         td.num, td.rate { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
         .ci { color: \(SVGPalette.dim); font-size: 12px; }
         .note, .meta, footer { color: \(SVGPalette.dim); font-size: 13px; }
@@ -196,7 +196,7 @@ public enum HTMLReport {
         ul.warnings { color: \(SVGPalette.playing); margin: 6px 0 10px; padding-left: 22px; }
         .figures { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
         figure { margin: 0; }
-        figure.picture { flex: 1 1 100%; max-width: 1132px; }
+        figure.picture { flex: 1 1 100%; max-width: 800px; }
         figure.picture svg { width: 100%; height: auto; display: block; }
         figure.chart { flex: 1 1 480px; max-width: 560px; }
         figure.chart svg { width: 100%; height: auto; display: block; }
