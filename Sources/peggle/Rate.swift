@@ -163,7 +163,8 @@ struct RatingPlan {
                 "agents": agents.map(\.agent.label), "sigmas": sigmas,
                 "seeds": [Int(truncatingIfNeeded: seeds.lowerBound), seeds.count], "to_play": jobs.count,
             ]
-            runID = try store.beginRun(command: command, configuration: JSON.text(config), engineVersion: PeggleGym.version)
+            runID = try store.beginRun(command: command, configuration: JSON.text(config), engineVersion: PeggleGym.version,
+                                         startedAt: Date())
         } catch let e as StoreError {
             throw UserError("\(e)")
         }

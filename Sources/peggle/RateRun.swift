@@ -64,7 +64,7 @@ struct RatingRun {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let state = sink.snapshot()
         if let failure = state.failure { throw UserError("\(failure) (every batch committed before it is kept)") }
-        do { try store.finishRun(plan.runID, episodesAdded: state.added) } catch { throw UserError("\(error)") }
+        do { try store.finishRun(plan.runID, episodesAdded: state.added, finishedAt: Date()) } catch { throw UserError("\(error)") }
         return Outcome(added: state.added, played: state.played, seconds: seconds, interrupted: state.stopReason != nil,
                        exitCode: state.stopReason == "interrupted" ? 130 : 3,
                        stopReason: state.stopReason.map { $0 == "interrupted" ? "interrupted by Ctrl-C" : $0 })
