@@ -45,6 +45,9 @@ struct Train: ParsableCommand {
     @Option(help: "Episodes per level in the final evaluation written to the file (seeds 0..<n, sigma 0).")
     var evalEpisodes: Int = 100
 
+    @Option(help: "Episodes per level of the mean policy after each iteration, for the learning curve (0: none).")
+    var curveEpisodes: Int = 4
+
     @Option(help: "Worker threads (results do not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -111,6 +114,7 @@ struct Train: ParsableCommand {
         config.episodesPerLevel = episodes ?? 2
         config.sigma = sigma
         config.evalEpisodesPerLevel = evalEpisodes
+        config.curveEpisodesPerLevel = curveEpisodes
         if let problem = config.problem { throw UserError("--" + problem) }
         let curvePath = String(out.dropLast(".json".count)) + ".curve.csv"
         let info = PolicyDocument.TrainingInfo(config, files: files)
