@@ -165,8 +165,8 @@ struct Train: ParsableCommand {
         let doc = PolicyDocument(config: config, files: files, state: state, evaluation: evaluation)
         try Files.write(doc.json, to: out)
         try Files.write(Self.curveCSV(state.curve), to: curvePath)
-        printLine(String(format: "wrote %@ (weights %@): on %d levels x %d episodes at sigma 0, win rate %.3f, orange cleared %.3f; curve %@",
-                         out, doc.weightsHash, levelList.count, evaluation.episodesPerLevel, evaluation.winRate,
+        printLine(String(format: "wrote %@ (weights %@): on %d level%@ x %d episodes at sigma 0, win rate %.3f, orange cleared %.3f; curve %@",
+                         out, doc.weightsHash, levelList.count, levelList.count == 1 ? "" : "s", evaluation.episodesPerLevel, evaluation.winRate,
                          evaluation.orangeFraction, curvePath))
     }
 
