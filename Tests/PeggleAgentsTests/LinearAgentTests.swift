@@ -192,6 +192,24 @@ func singleOrangeLevel() -> Level {
         #expect(try PolicyDocument.decode(Data(doc.json.utf8), path: path) == doc)
     }
 
+    @Test func anUnfinishedRunLoadsOnlyWhenAskedFor() throws {
+        var config = TrainingConfig(levels: [singleOrangeLevel()])
+        config.iterations = 2
+        config.population = 2
+        config.episodesPerLevel = 1
+        config.curveEpisodesPerLevel = 0
+        var state = Trainer.start(config)
+        Trainer.iterate(&state, config)
+        let doc = PolicyDocument(config: config, files: ["one.json"], state: state, evaluation: nil)
+        #expect(!doc.complete)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("linear-\(UUID().uuidString).json").path
+        try doc.json.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: PolicyFileError(path: path, message: "training is not finished (iteration 1 of 2); rerun the same peggle train command to finish it")) {
+            try LinearAgent.load(path: path)
+        }
+        #expect(try LinearAgent.load(path: path, allowIncomplete: true).weights == state.agent(config).weights)
+    }
+
     func decodeError(_ mutate: (inout [String: Any]) -> Void) throws -> String {
         let (doc, _) = trainedDocument()
         var obj = try #require(JSONSerialization.jsonObject(with: Data(doc.json.utf8)) as? [String: Any])
