@@ -97,9 +97,11 @@ enum Parallel {
     }
 }
 
-/// Loads `linear:FILE` weights (filled in when the linear agent lands).
+/// Loads `linear:FILE` weights; every problem names the file.
 enum LinearAgentLoader {
     static func load(_ path: String) throws -> any Agent {
-        throw UserError("--agent linear:\(path): the linear agent is not built yet")
+        do { return try LinearAgent.load(path: path) } catch { throw UserError("--agent linear:\(path): \(error)") }
     }
 }
+
+extension LinearAgent: WeightedAgent {}

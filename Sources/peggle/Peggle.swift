@@ -6,9 +6,9 @@ import PeggleGame
 struct Peggle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peggle",
-        abstract: "Peggle Gym: play, render, edit and benchmark Peggle levels.",
+        abstract: "Peggle Gym: play, render, edit and benchmark Peggle levels; train agents; rate how hard levels are.",
         version: PeggleGym.version,
-        subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Bench.self, Rate.self, Report.self])
+        subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Bench.self, Train.self, Rate.self, Report.self])
 
     /// Bad input exits with code 2 and one clear message on standard error; argument-syntax
     /// errors keep swift-argument-parser's own messages and codes.

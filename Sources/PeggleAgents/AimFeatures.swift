@@ -1,0 +1,355 @@
+import PeggleGame
+import PegglePhysics
+
+/// The `aim` feature encoder: for each of `bins` aim angles it traces the ball's flight from the
+/// cannon and describes what that shot would do, as `featureCount` numbers in [0, 1]. A linear
+/// policy scores every bin with one shared weight vector, so a weight means the same thing on
+/// every level ("hitting an orange peg first is worth w0"), which is what lets a few dozen
+/// weights learned in minutes play levels they were never tuned on.
+///
+/// The trace repeats the physics' own integration (kick-drift-kick steps of 1/120 s from the
+/// cannon at the launch speed, swept against walls, pegs and blocks inflated by the ball radius),
+/// so the first contact is where the real ball first touches something, to rounding. After it the
+/// trace goes on with a plain reflection (restitution 0.8, no spin, no powers, no other balls)
+/// for up to `maxContacts` contacts: an approximation that still says which pegs lie downstream.
+public struct AimEncoder: Sendable, Equatable {
+    /// Name and version written into weights files; a change to any feature bumps the version.
+    public static let name = "aim"
+    public static let version = 1
+
+    /// One name per feature, in row order.
+    public static let featureNames: [String] = [
+        "first_orange", "first_blue", "first_green", "first_purple", "first_special", "first_block", "first_none",
+        "chain_orange", "chain_pegs", "chain_green_power", "kaboom_orange",
+        "near_orange", "near_pegs", "below_orange", "graze_orange",
+        "lane_reached", "bucket", "aim_abs", "first_orange_late", "bucket_late",
+    ]
+    /// Features per bin.
+    public static let featureCount = featureNames.count
+
+    /// Aim angles scored per decision, evenly spaced over `±maxAim`.
+    public let bins: Int
+    /// Largest aim scored, radians (inside the rules' 1.5 so a jittered aim stays legal).
+    public let maxAim: Double
+    /// Contacts the trace follows (the first is exact, later ones approximate).
+    public let maxContacts: Int
+
+    public init(bins: Int = 61, maxAim: Double = 1.45, maxContacts: Int = 4) {
+        precondition(bins >= 2 && maxAim > 0 && maxContacts >= 1)
+        self.bins = bins
+        self.maxAim = maxAim
+        self.maxContacts = maxContacts
+    }
+
+    /// Radians between neighbouring bins.
+    public var binWidth: Double { 2 * maxAim / Double(bins - 1) }
+
+    /// Aim of bin `b`, radians from straight down.
+    public func angle(bin b: Int) -> Double { -maxAim + Double(b) * binWidth }
+
+    /// Floats in one encoded observation: `bins` rows of `featureCount`.
+    public var size: Int { bins * Self.featureCount }
+
+    /// Writes `bins` rows of `featureCount` features for `game` into `out` (row-major).
+    public func encode(_ game: GameState, into out: UnsafeMutableBufferPointer<Float>) {
+        precondition(out.count >= size, "feature buffer too small")
+        var scene = AimScene(game)
+        for b in 0..<bins {
+            let row = UnsafeMutableBufferPointer(rebasing: out[(b * Self.featureCount)..<((b + 1) * Self.featureCount)])
+            scene.features(angle: angle(bin: b), maxAim: maxAim, maxContacts: maxContacts, into: row)
+        }
+    }
+
+    /// Convenience: the features of `game` as a new array (tests, one-off use).
+    public func encode(_ game: GameState) -> [Float] {
+        var out = [Float](repeating: 0, count: size)
+        out.withUnsafeMutableBufferPointer { encode(game, into: $0) }
+        return out
+    }
+}
+
+/// The board of one decision in world coordinates, with a uniform grid over the obstacles so a
+/// trace step tests only the few objects near it.
+struct AimScene {
+    /// What an obstacle is: a peg index, or -1 for a block.
+    struct Item {
+        var peg: Int
+        var kind: PegKind?
+        var isCircle: Bool
+        /// Circle: centre and radius inflated by the ball radius. Polygon: its edges' range.
+        var center: Vec2
+        var radius: Double
+        var firstEdge: Int, edgeCount: Int
+    }
+    struct Edge {
+        var a: Vec2, normal: Vec2, u: Vec2
+        var offset: Double, t0: Double, t1: Double
+    }
+
+    let rules: Rules
+    let game: GameState
+    var items: [Item] = []
+    var edges: [Edge] = []
+    /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellStart[c + 1]` in `cellItems`.
+    var cellStart: [Int32] = []
+    var cellItems: [Int32] = []
+    static let cell = 40.0, cols = 20, rows = 16
+    /// Remaining orange pegs: index and centre.
+    var orange: [(peg: Int, center: Vec2, radius: Double)] = []
+    /// Scratch marks per peg for one trace (distinct pegs contacted, oranges grazed).
+    var touched: [Bool]
+    var grazed: [Bool]
+    var touchedList: [Int] = []
+    var grazedList: [Int] = []
+
+    init(_ game: GameState) {
+        self.game = game
+        rules = game.rules
+        touched = [Bool](repeating: false, count: game.pegs.count)
+        grazed = touched
+        let r = rules.physics.ballRadius
+        var bounds: [(Vec2, Vec2)] = []
+        func addPolygon(_ poly: ConvexPolygon, peg: Int, kind: PegKind?) {
+            let world = poly.mapped { game.world.worldPoint($0) }
+            let first = edges.count
+            for e in world.edges {
+                let d = e.b - e.a, len = d.length
+                let u = d / len
+                edges.append(Edge(a: e.a, normal: e.normal, u: u, offset: e.a.dot(e.normal) + r, t0: e.a.dot(u), t1: e.a.dot(u) + len))
+            }
+            let bb = world.bounds
+            items.append(Item(peg: peg, kind: kind, isCircle: false, center: world.centroid, radius: 0,
+                              firstEdge: first, edgeCount: world.vertices.count))
+            bounds.append((bb.min - Vec2(r, r), bb.max + Vec2(r, r)))
+        }
+        for i in game.pegs.indices where !game.pegs[i].isRemoved {
+            let kind = game.pegs[i].kind
+            switch game.level.pegs[i].shape {
+            case let .circle(radius):
+                let c = game.pegCenter(i)
+                items.append(Item(peg: i, kind: kind, isCircle: true, center: c, radius: radius + r, firstEdge: 0, edgeCount: 0))
+                bounds.append((c - Vec2(radius + r, radius + r), c + Vec2(radius + r, radius + r)))
+                if kind == .orange { orange.append((i, c, radius)) }
+            case .brick:
+                guard case let .polygon(poly) = game.level.pegs[i].physicsShape else { continue }
+                addPolygon(poly, peg: i, kind: kind)
+                if kind == .orange { orange.append((i, items[items.count - 1].center, 0)) }
+            }
+        }
+        for block in game.level.blocks { addPolygon(block.polygon, peg: -1, kind: nil) }
+        // Counting sort of (cell, item) pairs into the grid.
+        let n = Self.cols * Self.rows
+        var counts = [Int32](repeating: 0, count: n + 1)
+        func cells(_ b: (Vec2, Vec2)) -> (Int, Int, Int, Int) {
+            (Self.col(b.0.x), Self.col(b.1.x), Self.row(b.0.y), Self.row(b.1.y))
+        }
+        for b in bounds {
+            let (c0, c1, r0, r1) = cells(b)
+            for y in r0...r1 { for x in c0...c1 { counts[y * Self.cols + x + 1] += 1 } }
+        }
+        for c in 0..<n { counts[c + 1] += counts[c] }
+        cellStart = counts
+        cellItems = [Int32](repeating: 0, count: Int(counts[n]))
+        var fill = counts
+        for (k, b) in bounds.enumerated() {
+            let (c0, c1, r0, r1) = cells(b)
+            for y in r0...r1 {
+                for x in c0...c1 {
+                    let c = y * Self.cols + x
+                    cellItems[Int(fill[c])] = Int32(k)
+                    fill[c] += 1
+                }
+            }
+        }
+    }
+
+    static func col(_ x: Double) -> Int { min(max(Int((x / cell).rounded(.down)), 0), cols - 1) }
+    static func row(_ y: Double) -> Int { min(max(Int((y / cell).rounded(.down)), 0), rows - 1) }
+
+    /// Earliest contact of a point moving from `p` by `dq` with any obstacle whose grid cells the
+    /// move touches, excluding none: (fraction of the move, item, outward normal).
+    func sweep(from p: Vec2, by dq: Vec2) -> (s: Double, item: Int, normal: Vec2)? {
+        let q = p + dq
+        let c0 = Self.col(min(p.x, q.x)), c1 = Self.col(max(p.x, q.x))
+        let r0 = Self.row(min(p.y, q.y)), r1 = Self.row(max(p.y, q.y))
+        var best: (s: Double, item: Int, normal: Vec2)? = nil
+        let rb = rules.physics.ballRadius
+        for y in r0...r1 {
+            for x in c0...c1 {
+                let c = y * Self.cols + x
+                for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
+                    let i = Int(cellItems[k])
+                    let item = items[i]
+                    if item.isCircle {
+                        if let s = Sweep.circle(from: p, by: dq, center: item.center, radius: item.radius), s < (best?.s ?? 2) {
+                            best = (s, i, (p + dq * s - item.center).normalized)
+                        }
+                        continue
+                    }
+                    for e in item.firstEdge..<(item.firstEdge + item.edgeCount) {
+                        let edge = edges[e]
+                        if let s = Sweep.edge(from: p, by: dq, normal: edge.normal, offset: edge.offset, ballRadius: rb,
+                                              along: edge.u, t0: edge.t0, t1: edge.t1), s < (best?.s ?? 2) {
+                            best = (s, i, edge.normal)
+                        }
+                        if let s = Sweep.circle(from: p, by: dq, center: edge.a, radius: rb), s < (best?.s ?? 2) {
+                            best = (s, i, (p + dq * s - edge.a).normalized)
+                        }
+                    }
+                }
+            }
+        }
+        return best
+    }
+
+    /// Marks orange pegs whose surface passes within 15 units of the ball's surface at `p`.
+    mutating func graze(_ p: Vec2) {
+        let c = Self.row(p.y) * Self.cols + Self.col(p.x)
+        for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
+            let item = items[Int(cellItems[k])]
+            guard item.kind == .orange, item.peg >= 0, !grazed[item.peg] else { continue }
+            let reach = (item.isCircle ? item.radius : rules.physics.ballRadius + 12) + 15
+            if (p - item.center).lengthSquared <= reach * reach {
+                grazed[item.peg] = true
+                grazedList.append(item.peg)
+            }
+        }
+    }
+
+    /// Traces a shot at `angle` and writes its features into `row`.
+    mutating func features(angle: Double, maxAim: Double, maxContacts: Int, into row: UnsafeMutableBufferPointer<Float>) {
+        for k in row.indices { row[k] = 0 }
+        for i in touchedList { touched[i] = false }
+        for i in grazedList { grazed[i] = false }
+        touchedList.removeAll(keepingCapacity: true)
+        grazedList.removeAll(keepingCapacity: true)
+
+        let phys = rules.physics
+        let dt = phys.timeStep, g = phys.gravity, rb = phys.ballRadius, e = rules.restitution
+        var p = rules.cannon
+        var v = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
+        var t = 0.0
+        var first: (item: Int, point: Vec2)? = nil
+        var contacts = 0
+        var laneTime: Double? = nil, laneX = 0.0
+        var greens: [Int] = []
+        let laneY = rules.laneTop
+        // Flight time cap: a shot that has not reached the lane by then is trapped bouncing.
+        while t < 4 && contacts < maxContacts {
+            v += g * (dt / 2)
+            var dq = v * dt
+            var events = 0
+            while events < 4 {
+                // Walls first (left, right, top), then obstacles; the earliest wins.
+                var best: (s: Double, item: Int, normal: Vec2)? = nil
+                if dq.x < 0 { let s = max(p.x - rb, 0) / -dq.x; if s < 1 { best = (s, -1, Vec2(1, 0)) } }
+                if dq.x > 0 { let s = max(phys.boardWidth - rb - p.x, 0) / dq.x; if s < 1 { best = (s, -1, Vec2(-1, 0)) } }
+                if dq.y < 0 { let s = max(p.y - rb, 0) / -dq.y; if s < 1 && s < (best?.s ?? 2) { best = (s, -1, Vec2(0, 1)) } }
+                if let hit = sweep(from: p, by: dq), hit.s < (best?.s ?? 2) { best = hit }
+                guard let hit = best else {
+                    p += dq
+                    break
+                }
+                p += dq * hit.s
+                let vn = v.dot(hit.normal)
+                if vn < 0 { v -= hit.normal * ((1 + e) * vn) }
+                dq = v * (dt * (1 - hit.s))
+                events += 1
+                if hit.item >= 0 {
+                    contacts += 1
+                    if first == nil { first = (hit.item, p) }
+                    let peg = items[hit.item].peg
+                    if peg >= 0 && !touched[peg] {
+                        touched[peg] = true
+                        touchedList.append(peg)
+                        if items[hit.item].kind == .green { greens.append(peg) }
+                    }
+                    if contacts >= maxContacts { break }
+                }
+            }
+            v += g * (dt / 2)
+            t += dt
+            graze(p)
+            if p.y >= laneY {
+                laneTime = t
+                laneX = p.x
+                break
+            }
+        }
+
+        // First contact.
+        if let f = first {
+            let item = items[f.item]
+            switch item.kind {
+            case .orange?: row[0] = 1
+            case .blue?: row[1] = 1
+            case .green?: row[2] = 1
+            case .purple?: row[3] = 1
+            case .zombie?, .confusement?: row[4] = 1
+            case nil: row[5] = 1
+            }
+        } else {
+            row[6] = 1
+        }
+        // The traced chain.
+        var chainOrange = 0
+        for peg in touchedList where game.pegs[peg].kind == .orange { chainOrange += 1 }
+        row[7] = Float(min(Double(chainOrange) / 2, 1))
+        row[8] = Float(min(Double(touchedList.count) / 4, 1))
+        if !greens.isEmpty && game.level.power != .none { row[9] = 1 }
+        if game.level.power == .kaboom && !greens.isEmpty {
+            var n = 0
+            for o in orange where !touched[o.peg] {
+                for gi in greens where (o.center - game.pegCenter(gi)).length - o.radius <= rules.kaboomRadius {
+                    n += 1
+                    break
+                }
+            }
+            row[10] = Float(min(Double(n) / 3, 1))
+        }
+        // Oranges around and below the first contact, and along the path.
+        if let f = first {
+            var near = 0, below = 0, nearPegs = 0
+            for o in orange where !touched[o.peg] {
+                let d = o.center - f.point
+                if d.length - o.radius - rb <= 60 { near += 1 }
+                if d.y > 0 && d.y <= 250 && abs(d.x) <= 30 + 0.5 * d.y { below += 1 }
+            }
+            for item in items where item.peg >= 0 && !touched[item.peg] {
+                if (item.center - f.point).length - item.radius <= 60 { nearPegs += 1 }
+            }
+            row[11] = Float(min(Double(near) / 3, 1))
+            row[12] = Float(min(Double(nearPegs) / 6, 1))
+            row[13] = Float(min(Double(below) / 6, 1))
+        }
+        var grazedOrange = 0
+        for peg in grazedList where !touched[peg] { grazedOrange += 1 }
+        row[14] = Float(min(Double(grazedOrange) / 4, 1))
+        // The bucket: where it will be when the traced ball reaches the lane.
+        if let tl = laneTime {
+            row[15] = 1
+            if var bucket = game.world.bucket {
+                var left = tl
+                while left > 0 {
+                    let step = min(left, 0.5)
+                    let moved = bucket.advanced(by: step)
+                    bucket.x = moved.x
+                    bucket.direction = moved.direction
+                    left -= step
+                }
+                let dx = (laneX - bucket.x) / 50
+                // A Cauchy bump rather than exp: no libm, so the same bits on every machine.
+                row[16] = Float(1 / (1 + dx * dx))
+            }
+        }
+        row[17] = Float(min(abs(angle) / maxAim, 1))
+        // Interactions with the game's progress: a linear score cannot form them itself.
+        let late: Double
+        switch game.level.mode {
+        case .classic: late = 1 - min(Double(game.ballsLeft) / 10, 1)
+        default: late = 0
+        }
+        row[18] = row[0] * Float(late)
+        row[19] = row[16] * (late >= 0.8 ? 1 : 0)
+    }
+}
