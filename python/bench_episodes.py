@@ -86,7 +86,7 @@ def main() -> None:
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--threads", type=int, default=None, help="server threads (default: cores, at most num-envs)")
     p.add_argument("--max-shots", type=int, default=100)
-    p.add_argument("--obs-encoding", default="b64f32", choices=["b64f32", "json"])
+    p.add_argument("--obs-encoding", default="f32", choices=["f32", "b64f32", "json"])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--peggle-path", default=None)
     args = p.parse_args()

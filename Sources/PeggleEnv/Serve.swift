@@ -1,8 +1,14 @@
 import Foundation
 import PeggleGame
 
+// The b64f32 and f32 encodings send floats' in-memory bytes as little-endian float32.
+#if !_endian(little)
+#error("peggle serve's binary observations assume a little-endian platform")
+#endif
+
 /// The `peggle serve` protocol: one JSON request per line in, one JSON reply per line out, in
-/// order (docs/protocol.md). A session holds at most one vector environment. It reads no files
+/// order (docs/protocol.md); with `"obs_encoding": "f32"` a reply carrying observations is
+/// followed by a binary frame of raw float32. A session holds at most one vector environment. It reads no files
 /// and writes nothing itself: the tool gives it a level loader and an SVG renderer, and moves the
 /// lines.
 public final class ServeSession {
@@ -27,6 +33,11 @@ public final class ServeSession {
     public private(set) var closed = false
     /// The reply buffer, reused from request to request.
     var buffer: [UInt8] = []
+    /// The binary frame following the reply line (`f32` encoding): float arrays to send as raw
+    /// little-endian float32, in order. They share storage with the environments, so nothing is
+    /// copied; they are dropped once sent, before the next request could mutate the environments
+    /// (holding them longer would force a copy-on-write of every observation buffer).
+    public private(set) var frame: [[Float]] = []
 
     public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer) {
         self.loadLevel = loadLevel
@@ -45,15 +56,18 @@ public final class ServeSession {
     }
 
     /// Serves until end of input or `close`: the hello line, then a reply per request line.
-    /// `write` gets each reply's bytes (without the newline) and returns false when the client
-    /// has gone away, which ends the loop too.
+    /// `write` gets each reply's line bytes (without the newline) and its frame (the float arrays
+    /// to send right after the line as raw little-endian float32, empty for most replies), and
+    /// returns false when the client has gone away, which ends the loop too.
     public static func run(_ session: ServeSession, readLine: () -> String?,
-                           write: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        guard Array(hello.utf8).withUnsafeBufferPointer(write) else { return }
+                           write: (UnsafeBufferPointer<UInt8>, [[Float]]) -> Bool) {
+        guard Array(hello.utf8).withUnsafeBufferPointer({ write($0, []) }) else { return }
         while !session.closed, let line = readLine() {
             if line.allSatisfy(\.isWhitespace) { continue }
             session.respond(to: line)
-            guard session.buffer.withUnsafeBufferPointer(write) else { return }
+            let sent = session.buffer.withUnsafeBufferPointer { write($0, session.frame) }
+            session.frame.removeAll()
+            guard sent else { return }
         }
     }
 
@@ -68,14 +82,25 @@ public final class ServeSession {
         }
     }
 
-    /// The reply line to one request line (never throws; errors become error replies).
+    /// The reply line to one request line (never throws; errors become error replies). Any
+    /// frame is dropped; `handleWithFrame` keeps it.
     public func handle(_ line: String) -> String {
+        handleWithFrame(line).line
+    }
+
+    /// The reply line to one request line and the bytes of the binary frame that follows it
+    /// (empty unless the encoding is `f32` and the reply carries observations).
+    public func handleWithFrame(_ line: String) -> (line: String, frame: [UInt8]) {
         respond(to: line)
-        return String(decoding: buffer, as: UTF8.self)
+        var bytes: [UInt8] = []
+        for part in frame { part.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        frame.removeAll()
+        return (String(decoding: buffer, as: UTF8.self), bytes)
     }
 
     /// Writes the reply to `line` into `buffer`.
     func respond(to line: String) {
+        frame.removeAll()
         var w = JSONWriter(takingOver: &buffer)
         reply(line, &w)
         swap(&buffer, &w.bytes)
@@ -107,12 +132,22 @@ public final class ServeSession {
             default:
                 throw Failure("unknown_command", "unknown command \"\(cmd)\" (expected one of: make, spaces, reset, step, render, snapshot, restore, drop_snapshot, close)")
             }
+            if !frame.isEmpty { w.field("frame_bytes", frame.reduce(0) { $0 + $1.count * 4 }) }
             w.endObject()
-        } catch let f as Failure {
-            out = errorReply(id, f.code, f.message)
-        } catch let e as EnvError {
-            out = errorReply(id, e.code, e.message)
         } catch {
+            // An error reply is a plain line: no frame follows it.
+            frame.removeAll()
+            replyError(id, error, &out)
+        }
+    }
+
+    func replyError(_ id: Any?, _ error: Error, _ out: inout JSONWriter) {
+        switch error {
+        case let f as Failure:
+            out = errorReply(id, f.code, f.message)
+        case let e as EnvError:
+            out = errorReply(id, e.code, e.message)
+        default:
             out = errorReply(id, "internal", "\(error)")
         }
     }
@@ -203,8 +238,8 @@ public final class ServeSession {
         let seed = UInt64(try Self.int(o["seed"], "seed", default: 0, 0...Int.max))
         let autoreset: AutoresetMode = try Self.choice(o["autoreset"], "autoreset", default: .nextStep)
         let enc = try Self.string(o["obs_encoding"] ?? "json", "obs_encoding")
-        guard enc == "json" || enc == "b64f32" else {
-            throw Failure("bad_request", "make: obs_encoding \"\(enc)\" is not json or b64f32")
+        guard ["json", "b64f32", "f32"].contains(enc) else {
+            throw Failure("bad_request", "make: obs_encoding \"\(enc)\" is not json, b64f32 or f32")
         }
         vec = try VectorEnv(config: config, count: count, autoreset: autoreset, threads: threads, seed: seed)
         encoding = enc
@@ -309,10 +344,14 @@ public final class ServeSession {
         }
     }
 
-    /// Rows of observations as nested JSON arrays (`key`) or base64 of little-endian float32
-    /// (`key_b64`), with their shape.
+    /// Rows of observations as nested JSON arrays (`key`), base64 of little-endian float32
+    /// (`key_b64`), or (`f32`) their byte count `key_bytes` in the line and the floats themselves
+    /// appended to the frame; with their shape.
     func writeObservations(_ w: inout JSONWriter, _ key: String, _ values: [Float], rows: Int, size: Int) {
-        if encoding == "b64f32" {
+        if encoding == "f32" {
+            w.field(key + "_bytes", values.count * 4)
+            frame.append(values)
+        } else if encoding == "b64f32" {
             w.key(key + "_b64")
             values.withUnsafeBufferPointer { w.base64($0) }
         } else {

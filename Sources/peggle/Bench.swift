@@ -37,8 +37,11 @@ struct Bench: ParsableCommand {
     @Flag(help: "Measure a VectorEnv in process instead: shots per second over --envs environments.")
     var vector = false
 
-    @Flag(help: "Measure the same VectorEnv workload through a real `peggle serve` pipe (base64 observations).")
+    @Flag(help: "Measure the same VectorEnv workload through a real `peggle serve` pipe (observations as --obs-encoding).")
     var serve = false
+
+    @Option(help: "Observation encoding for --serve: f32 (a binary frame after each reply line) or b64f32 (base64 in the line).")
+    var obsEncoding = "f32"
 
     @Flag(help: "Measure the greedy agent's search instead: time per decision, candidate shots simulated per second.")
     var greedy = false
@@ -61,6 +64,9 @@ struct Bench: ParsableCommand {
         guard `repeat` >= 1 else { throw UserError("--repeat: \(`repeat`) must be at least 1") }
         guard envs >= 1 && envs <= 4096 else { throw UserError("--envs: \(envs) is outside 1...4096") }
         guard batches >= 1 else { throw UserError("--batches: \(batches) must be at least 1") }
+        guard obsEncoding == "f32" || obsEncoding == "b64f32" else {
+            throw UserError("--obs-encoding: '\(obsEncoding)' is not f32 or b64f32")
+        }
         let counts = try threads.split(separator: ",").map { part -> Int in
             guard let t = Int(part), t >= 1, t <= 256 else {
                 throw UserError("--threads: '\(part)' is not a thread count from 1 to 256")

@@ -29,6 +29,7 @@ extension Bench {
             var row = Self.envRow(vector || !serve ? "vector" : "serve", Self.median(serve ? piped : inProcess),
                                   envs: envs, threads: t, batches: batches)
             if serve {
+                row["obs_encoding"] = obsEncoding
                 let local = Self.median(inProcess)
                 row["in_process_shots_per_s"] = Self.round(Double(local.shots) / local.seconds, 1)
                 row["serve_over_in_process"] = Self.round((row["shots_per_s"] as! Double) / (row["in_process_shots_per_s"] as! Double), 3)
@@ -68,7 +69,7 @@ extension Bench {
     }
 
     /// Through a pipe: a real `peggle serve` child, driven request by request as a client would,
-    /// decoding every reply and its base64 observations.
+    /// decoding every reply and its observations (a binary frame or base64, per --obs-encoding).
     func runServe(_ levelPath: String, threads: Int) throws -> Run {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let child = Process()
@@ -83,15 +84,17 @@ extension Bench {
             child.waitUntilExit()
         }
         var reader = LineReader(output.fileHandleForReading)
-        // As an efficient client does: the observations' base64 is decoded straight from the read
-        // buffer into a reused float array; the rest (rewards, flags, infos) is parsed as JSON.
+        // As an efficient client does: the observations are copied straight from the read buffer
+        // into a reused float array (the frame's bytes as they are, or base64 decoded in place);
+        // the rest (rewards, flags, infos) is parsed as JSON.
         var observations: [Float] = []
         let key = Array(#""obs_b64":""#.utf8)
+        let binary = obsEncoding == "f32"
         func request(_ line: String) throws -> [String: Any] {
             input.fileHandleForWriting.write(Data((line + "\n").utf8))
             var rest = Data()
             let ok = try reader.withNextLine { bytes in
-                guard let (start, end) = Self.span(of: key, in: bytes) else {
+                guard !binary, let (start, end) = Self.span(of: key, in: bytes) else {
                     rest = Data(bytes)
                     return
                 }
@@ -105,12 +108,25 @@ extension Bench {
             guard let obj = try JSONSerialization.jsonObject(with: rest) as? [String: Any] else {
                 throw UserError("--serve: a reply that is not a JSON object")
             }
+            if let n = obj["frame_bytes"] as? Int {
+                // The frame holds obs first (the only array this workload's replies carry).
+                guard n % 4 == 0, let obsBytes = obj["obs_bytes"] as? Int, obsBytes <= n else {
+                    throw UserError("--serve: a frame of \(n) bytes that does not hold its observations")
+                }
+                if observations.count != obsBytes / 4 { observations = [Float](repeating: 0, count: obsBytes / 4) }
+                let got = reader.withNextBytes(n) { frame in
+                    observations.withUnsafeMutableBytes { dst in
+                        frame.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<obsBytes])) }
+                    }
+                }
+                guard got else { throw UserError("--serve: the server closed the pipe mid-frame") }
+            }
             guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: rest, as: UTF8.self))") }
             return obj
         }
         _ = try reader.withNextLine { _ in }  // hello
         let absolute = URL(fileURLWithPath: levelPath).path
-        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"b64f32","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
+        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding)","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
         _ = try request(#"{"cmd":"reset","seed":0}"#)
         let all = batchActions()
         var shots = 0
@@ -207,9 +223,32 @@ struct LineReader {
                 return true
             }
             scanned = buffer.count
-            let chunk = handle.availableData
-            if chunk.isEmpty { return false }
-            buffer.append(contentsOf: chunk)
+            guard fill() else { return false }
         }
+    }
+
+    /// Calls `body` with the next `count` bytes (a binary frame; a view of the buffer, no copy);
+    /// false if input ends first.
+    mutating func withNextBytes(_ count: Int, _ body: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
+        while buffer.count - start < count {
+            guard fill() else { return false }
+        }
+        try body(buffer[start..<(start + count)])
+        start += count
+        scanned = start
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        }
+        return true
+    }
+
+    /// Appends what the handle has; false at end of input.
+    private mutating func fill() -> Bool {
+        let chunk = handle.availableData
+        if chunk.isEmpty { return false }
+        buffer.append(contentsOf: chunk)
+        return true
     }
 }

@@ -13,7 +13,8 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve environments over JSON lines on standard input and output.",
         discussion: "One request per line in, one reply per line out, in order; the first line out is a hello. "
-            + "Standard output carries protocol lines only; messages go to standard error. "
+            + "Standard output carries protocol lines (and, with obs_encoding f32, the binary frames after them) only; "
+            + "messages go to standard error. "
             + "The server exits with code 0 at end of input, on `close`, or when the client goes away.")
 
     func run() throws {
@@ -33,20 +34,27 @@ struct Serve: ParsableCommand {
                 }
             },
             renderSVG: { state, shots in renderer.render(state, shots: shots) })
-        ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeLine)
+        ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }
 
     /// Linux's F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc's Swift module leaves out.
     static let setPipeSize: Int32 = 1031
 
-    /// Writes one line (and its newline) to standard output; false when the client has gone away.
-    static func writeLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        writeAll(UnsafeRawBufferPointer(line)) && withUnsafeBytes(of: UInt8(ascii: "\n")) { writeAll($0) }
+    /// Writes one reply to standard output: its line and newline, then its frame's floats as raw
+    /// bytes, whole and in that order (the loop is single-threaded and nothing else writes to
+    /// stdout, so nothing can come between them); false when the client has gone away.
+    static func writeReply(_ line: UnsafeBufferPointer<UInt8>, _ frame: [[Float]]) -> Bool {
+        guard writeAll(UnsafeRawBufferPointer(line)),
+              withUnsafeBytes(of: UInt8(ascii: "\n"), { writeAll($0) }) else { return false }
+        for part in frame {
+            guard part.withUnsafeBytes({ writeAll($0) }) else { return false }
+        }
+        return true
     }
 
     static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
-        while offset < bytes.count {
+        while offset < bytes.count {  // a pipe may take a large write in pieces
             let n = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }

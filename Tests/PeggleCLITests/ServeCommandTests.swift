@@ -51,4 +51,69 @@ struct ServeCommandTests {
         #expect(p.terminationReason == .exit, "killed by a signal instead of exiting")
         #expect(p.terminationStatus == 0)
     }
+
+    /// Runs `peggle serve` on `input` and returns its standard output's raw bytes.
+    static func rawOutput(_ input: String) throws -> (status: Int32, bytes: [UInt8]) {
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["serve"]
+        p.currentDirectoryURL = CLI.root
+        let inPipe = Pipe(), out = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let writer = Thread {  // so a full output pipe cannot deadlock us
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, Array(o))
+    }
+
+    /// Splits a reply stream into lines (parsed) and the frames after them: a line with
+    /// `frame_bytes` N is followed by exactly N bytes.
+    static func replies(_ bytes: [UInt8]) throws -> [(reply: [String: Any], frame: [UInt8])] {
+        var out: [(reply: [String: Any], frame: [UInt8])] = []
+        var i = 0
+        while i < bytes.count {
+            let nl = try #require(bytes[i...].firstIndex(of: UInt8(ascii: "\n")), "a line without its newline")
+            let reply = try #require(JSONSerialization.jsonObject(with: Data(bytes[i..<nl])) as? [String: Any])
+            let n = reply["frame_bytes"] as? Int ?? 0
+            try #require(nl + 1 + n <= bytes.count, "a frame cut short")
+            out.append((reply, Array(bytes[(nl + 1)..<(nl + 1 + n)])))
+            i = nl + 1 + n
+        }
+        return out
+    }
+
+    @Test("f32: pipelined replies each followed by exactly their frame; errors have none; same floats as b64f32")
+    func binaryFrames() throws {
+        let requests = [#"{"id": 2, "cmd": "reset", "seed": 3}"#, "not json at all",
+                        #"{"id": 3, "cmd": "step", "actions": [0.1, -0.1]}"#, #"{"id": 4, "cmd": "step", "actions": [5, 0]}"#,
+                        #"{"id": 5, "cmd": "spaces"}"#, #"{"id": 6, "cmd": "step", "actions": [-0.3, 0.7]}"#]
+        func run(_ encoding: String) throws -> [(reply: [String: Any], frame: [UInt8])] {
+            let make = Self.make.replacingOccurrences(of: "b64f32", with: encoding)
+            let r = try Self.rawOutput(([make] + requests).joined(separator: "\n") + "\n")
+            #expect(r.status == 0)
+            return try Self.replies(r.bytes)
+        }
+        let binary = try run("f32")
+        #expect(binary.count == 2 + requests.count)  // hello, make, then one reply per request
+        #expect(binary.dropFirst().map { $0.reply["id"] as? Int } == [1, 2, nil, 3, 4, 5, 6])
+        #expect(binary.dropFirst().map { $0.reply["ok"] as? Bool } == [true, true, false, true, false, true, true])
+        #expect(binary.map(\.frame.count) == [0, 0, 2 * 697 * 4, 0, 2 * 697 * 4, 0, 0, 2 * 697 * 4])
+        for (reply, frame) in binary where !frame.isEmpty {
+            #expect(reply["obs_bytes"] as? Int == frame.count)
+            #expect(reply["obs_shape"] as? [Int] == [2, 697])
+        }
+        let text = try run("b64f32")
+        #expect(text.allSatisfy { $0.frame.isEmpty })
+        for (b, t) in zip(binary, text) where !b.frame.isEmpty {
+            let decoded = try #require(Data(base64Encoded: t.reply["obs_b64"] as? String ?? ""))
+            #expect(b.frame == Array(decoded), "reply \(b.reply["id"] ?? "?")")
+        }
+    }
 }

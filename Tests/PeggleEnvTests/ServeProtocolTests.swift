@@ -70,6 +70,103 @@ struct ServeProtocolTests {
         #expect(try observations("json") == observations("b64f32"))
     }
 
+    /// Floats from a frame's bytes (little-endian float32).
+    static func floats(_ bytes: some Collection<UInt8>) -> [Float] {
+        Array(bytes).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// The f32 frame carries the same observations as base64 and JSON, bit for bit, and its
+    /// length is what the line says: obs_bytes from obs_shape, frame_bytes the whole frame.
+    @Test func frameMatchesBase64AndJSON() throws {
+        func run(_ encoding: String) throws -> (obs: [[UInt32]], final: [UInt32]) {
+            let s = Self.session()
+            let made = try Self.reply(s, #"{"cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 3, "max_objects": 40, "max_shots": 2, "autoreset": "same_step", "obs_encoding": "\#(encoding)"}"#)
+            #expect(made["obs_encoding"] as? String == encoding)
+            var all: [[UInt32]] = []
+            var final: [UInt32] = []
+            // Reset, then two steps: environment 0 wins on the first, all end by the second, so
+            // the replies carry final observations too.
+            for request in [#"{"cmd": "reset", "seed": 1}"#, #"{"cmd": "step", "actions": [-0.43333333333333335, 0.6, 0.6]}"#,
+                            #"{"cmd": "step", "actions": [0.6, 0.6, 0.6]}"#] {
+                let (line, frame) = s.handleWithFrame(request)
+                let r = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                try #require(r["ok"] as? Bool == true, "\(line)")
+                #expect(r["obs_shape"] as? [Int] == [3, 697])
+                let hasFinal = r["final_mask"] != nil
+                var obs: [Float], fin: [Float] = []
+                switch encoding {
+                case "f32":
+                    #expect(r["obs"] == nil && r["obs_b64"] == nil)
+                    #expect(r["obs_bytes"] as? Int == 3 * 697 * 4)
+                    #expect(r["frame_bytes"] as? Int == (hasFinal ? 2 : 1) * 3 * 697 * 4)
+                    #expect(frame.count == r["frame_bytes"] as? Int)
+                    obs = Self.floats(frame.prefix(3 * 697 * 4))
+                    if hasFinal {
+                        #expect(r["final_obs_bytes"] as? Int == 3 * 697 * 4)
+                        #expect(r["final_obs_shape"] as? [Int] == [3, 697])
+                        fin = Self.floats(frame.dropFirst(3 * 697 * 4))
+                    }
+                case "b64f32":
+                    #expect(frame.isEmpty && r["frame_bytes"] == nil)
+                    obs = Self.floats(try #require(Data(base64Encoded: r["obs_b64"] as! String)))
+                    if hasFinal { fin = Self.floats(try #require(Data(base64Encoded: r["final_obs_b64"] as! String))) }
+                default:
+                    #expect(frame.isEmpty && r["frame_bytes"] == nil)
+                    obs = (r["obs"] as! [[Double]]).flatMap { $0.map(Float.init) }
+                    if hasFinal { fin = (r["final_obs"] as! [[Double]]).flatMap { $0.map(Float.init) } }
+                }
+                #expect(obs.count == 3 * 697)
+                all.append(obs.map(\.bitPattern))
+                final += fin.map(\.bitPattern)
+            }
+            return (all, final)
+        }
+        let f32 = try run("f32"), b64 = try run("b64f32"), json = try run("json")
+        #expect(f32.final.count == 2 * 3 * 697, "both steps should carry final observations")
+        #expect(f32.obs == b64.obs && f32.final == b64.final)
+        #expect(f32.obs == json.obs && f32.final == json.final)
+    }
+
+    /// With f32, error replies and replies without observations are plain lines; restore's
+    /// observations come in a frame; the session keeps serving after garbage.
+    @Test func frameOnlyWithObservations() throws {
+        let s = Self.session()
+        let make = Self.make.replacingOccurrences(of: "\"id\": 1,", with: "\"obs_encoding\": \"f32\",")
+        #expect(s.handleWithFrame(make).frame.isEmpty)
+        #expect(s.handleWithFrame(#"{"cmd": "reset", "seed": 5}"#).frame.count == 3 * 697 * 4)
+        let snap = try #require(try Self.reply(s, #"{"cmd": "snapshot"}"#)["snapshot"] as? Int)
+        let stepped = s.handleWithFrame(#"{"cmd": "step", "actions": [0.1, 0.2, 0.3]}"#)
+        for bad in ["garbage", #"{"cmd": "step", "actions": [0, 0]}"#, #"{"cmd": "fly"}"#, #"{"cmd": "spaces"}"#,
+                    #"{"cmd": "render", "format": "ansi"}"#] {
+            let (line, frame) = s.handleWithFrame(bad)
+            #expect(frame.isEmpty, "\(bad)")
+            #expect(!line.contains("frame_bytes"), "\(bad)")
+        }
+        let restored = s.handleWithFrame(#"{"cmd": "restore", "snapshot": \#(snap)}"#)
+        #expect(restored.line.contains(#""frame_bytes":8364"#))
+        #expect(restored.frame.count == 3 * 697 * 4)
+        let again = s.handleWithFrame(#"{"cmd": "step", "actions": [0.1, 0.2, 0.3]}"#)
+        #expect(again.frame == stepped.frame)
+        #expect(Self.errorCode(try Self.reply(s, #"{"cmd": "make", "level": "Levels/first-steps.json", "obs_encoding": "f64"}"#)) == "bad_request")
+    }
+
+    /// The loop hands each reply's frame to the writer with its line, in order.
+    @Test func loopPassesFrames() throws {
+        var input = [Self.make.replacingOccurrences(of: "\"id\": 1,", with: "\"obs_encoding\": \"f32\","),
+                     #"{"id": 2, "cmd": "reset", "seed": 1}"#, "junk", #"{"id": 3, "cmd": "step", "actions": [0, 0, 0]}"#,
+                     #"{"id": 4, "cmd": "step", "actions": [0]}"#, #"{"id": 5, "cmd": "step", "actions": [0.5, 0.5, 0.5]}"#]
+        var out: [(id: Int?, frameBytes: Int?, frame: Int)] = []
+        ServeSession.run(Self.session(), readLine: { input.isEmpty ? nil : input.removeFirst() },
+                         write: { line, frame in
+                             let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+                             out.append((o?["id"] as? Int, o?["frame_bytes"] as? Int, frame.reduce(0) { $0 + $1.count * 4 }))
+                             return true
+                         })
+        #expect(out.map(\.id) == [nil, nil, 2, nil, 3, 4, 5])
+        #expect(out.map(\.frame) == [0, 0, 8364, 0, 8364, 0, 8364])
+        #expect(out.allSatisfy { ($0.frameBytes ?? 0) == $0.frame })
+    }
+
     /// Bad requests get an error reply with a code, and the session keeps serving.
     @Test(arguments: [
         ("this is not json", "bad_json"),
@@ -150,13 +247,17 @@ struct ServeProtocolTests {
                      #"{"id": 4, "cmd": "close"}"#, #"{"id": 5, "cmd": "spaces"}"#]
         var out: [String] = []
         ServeSession.run(Self.session(), readLine: { input.isEmpty ? nil : input.removeFirst() },
-                         write: { out.append(String(decoding: $0, as: UTF8.self)); return true })
+                         write: { line, frame in
+                             #expect(frame.isEmpty, "json replies have no frame")
+                             out.append(String(decoding: line, as: UTF8.self))
+                             return true
+                         })
         #expect(out.count == 6)  // hello + make, reset, junk, spaces, close; nothing after close
         let ids = out.dropFirst().map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? Int }
         #expect(ids == [1, 2, nil, 3, 4])
         // A client that goes away ends the loop at once.
         var calls = 0
-        ServeSession.run(Self.session(), readLine: { calls += 1; return Self.make }, write: { _ in false })
+        ServeSession.run(Self.session(), readLine: { calls += 1; return Self.make }, write: { _, _ in false })
         #expect(calls == 0)
     }
 }

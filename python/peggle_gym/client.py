@@ -2,7 +2,9 @@
 
 The protocol (the Swift source `Sources/PeggleEnv/Serve.swift` is the authority): the server
 prints a hello line, then answers each request line with one reply line, in order. A reply has
-``"ok": true`` and fields, or ``"ok": false`` and ``"error": {"code", "message"}``.
+``"ok": true`` and fields, or ``"ok": false`` and ``"error": {"code", "message"}``. With
+``"obs_encoding": "f32"`` a reply line with ``"frame_bytes": N`` is followed by exactly N raw
+bytes: the observations as little-endian float32 (``obs``, then ``final_obs`` if the line has it).
 """
 from __future__ import annotations
 
@@ -262,13 +264,24 @@ class PeggleClient:
                 if view and len(view) < len(line):
                     self._broken = "a request was interrupted half sent; make a new environment"
                 raise
-            # Replies to earlier requests whose wait was interrupted come first: skip them.
+            # Replies to earlier requests whose wait was interrupted come first: skip them (and
+            # their frames).
             while True:
                 reply_line = self._read_line()
                 try:
                     reply = json.loads(reply_line)
                 except ValueError:
                     raise PeggleError("protocol", f"the reply to {cmd} is not JSON: {reply_line[:200]!r}") from None
+                n = reply.get("frame_bytes") if isinstance(reply, dict) else None
+                if n is not None:
+                    try:
+                        reply[FRAME] = self._read_exact(int(n))
+                    except PeggleServerDied:
+                        raise
+                    except BaseException:
+                        # Interrupted mid-frame: the rest of it would be read as the next line.
+                        self._broken = "a reply's binary frame was interrupted half read; make a new environment"
+                        raise
                 got = reply.pop("id", None)
                 if not (isinstance(got, int) and got < rid):
                     break
@@ -301,6 +314,24 @@ class PeggleClient:
                 raise self._died("closed its output")
             buf += chunk
 
+    def _read_exact(self, n: int) -> bytearray:
+        """The next ``n`` bytes of output (a binary frame), read straight into a new buffer."""
+        buf = self._buffer
+        out = bytearray(n)
+        have = min(len(buf), n)
+        out[:have] = buf[:have]
+        del buf[:have]
+        view = memoryview(out)
+        while have < n:
+            try:
+                got = os.readv(self._out, [view[have:]])
+            except OSError:
+                got = 0
+            if not got:
+                raise self._died("closed its output in the middle of a frame")
+            have += got
+        return out
+
     def _died(self, what: str, kill: bool = False) -> PeggleServerDied:
         """The error for a server that went away; remembered, so later calls raise it too."""
         proc = self._proc
@@ -330,11 +361,25 @@ class PeggleClient:
 
 # MARK: reply decoding shared by the environments
 
+#: The reply key under which `PeggleClient.request` puts a reply's binary frame (a bytearray).
+FRAME = "_frame"
+
+#: The arrays a frame can hold, in the order they follow each other in it.
+FRAME_ORDER = ("obs", "final_obs")
+
+
 def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
-    """A reply's rows of observations (``key`` or ``key_b64``) as a new float32 array of
-    ``(rows, *shape)``."""
+    """A reply's rows of observations (from the binary frame, ``key_b64`` or ``key``) as a new
+    float32 array of ``(rows, *shape)``."""
     rows = reply[key + "_shape"][0]
-    if key + "_b64" in reply:
+    if key + "_bytes" in reply:
+        offset = 0
+        for earlier in FRAME_ORDER[:FRAME_ORDER.index(key)]:
+            offset += int(reply.get(earlier + "_bytes", 0))
+        n = int(reply[key + "_bytes"])
+        # The frame is this reply's own buffer: a view of it, not a copy, is already new.
+        flat = np.frombuffer(reply[FRAME], dtype="<f4", count=n // 4, offset=offset)
+    elif key + "_b64" in reply:
         flat = np.frombuffer(base64.b64decode(reply[key + "_b64"]), dtype="<f4").astype(np.float32)
     else:
         flat = np.asarray(reply[key], dtype=np.float32)

@@ -31,7 +31,8 @@ class PeggleEnv(gym.Env):
             every level instead of its own.
         trajectory: put each shot's ball paths into ``info["trajectory"]``.
         threads: server threads (one environment uses one).
-        obs_encoding: ``"b64f32"`` (binary, fast) or ``"json"`` (the same numbers as text).
+        obs_encoding: ``"f32"`` (a binary frame after each reply line; fastest), ``"b64f32"``
+            (base64 inside the line) or ``"json"`` (the same numbers as text).
         render_mode: ``None`` or ``"ansi"`` (the server's 80 x 30 text picture with a status
             line). There is no ``"rgb_array"``: the server draws SVG, and turning it into pixels
             would need a rasteriser beyond numpy; use `render_svg`.
@@ -54,7 +55,7 @@ class PeggleEnv(gym.Env):
                  level_order: str = "cycle", encoder: str = "objects", max_objects: int = 128,
                  reward: str = "progress", action: str = "continuous", bins: int = 31,
                  max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
-                 threads: int = 1, obs_encoding: str = "b64f32", render_mode: str | None = None,
+                 threads: int = 1, obs_encoding: str = "f32", render_mode: str | None = None,
                  peggle_path: str | os.PathLike | None = None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")

@@ -51,7 +51,7 @@ class PeggleVectorEnv(VectorEnv):
                  max_objects: int = 128, reward: str = "progress", action: str = "continuous",
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
-                 obs_encoding: str = "b64f32", render_mode: str | None = None,
+                 obs_encoding: str = "f32", render_mode: str | None = None,
                  peggle_path: str | os.PathLike | None = None):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")

@@ -98,14 +98,32 @@ def test_same_seed_same_episode_and_seedless_reset_continues(make_env):
         env.reset(seed=2**63)
 
 
-def test_json_and_b64f32_encodings_give_the_same_numbers(make_env):
+def test_json_b64f32_and_f32_encodings_give_the_same_bits(make_env):
     runs = []
-    for enc in ("json", "b64f32"):
+    for enc in ("json", "b64f32", "f32"):
         env = make_env(obs_encoding=enc, encoder="grid")
         obs = [env.reset(seed=11)[0]] + [env.step([x])[0] for x in (0.1, -0.45, 0.8)]
         runs.append(np.stack(obs))
-    assert runs[0].dtype == runs[1].dtype == np.float32
-    assert np.array_equal(runs[0], runs[1])
+    assert all(r.dtype == np.float32 and r.shape == runs[0].shape for r in runs)
+    assert np.any(runs[0] != 0)
+    assert np.array_equal(runs[0].view(np.uint32), runs[1].view(np.uint32))
+    assert np.array_equal(runs[0].view(np.uint32), runs[2].view(np.uint32))
+
+
+def test_f32_is_the_default_and_its_frames_stay_in_step_after_errors(make_env):
+    from peggle_gym.client import FRAME
+    env = make_env()
+    obs, _ = env.reset(seed=3)
+    # A refused step is a plain line with no frame: the next replies still line up.
+    with pytest.raises(PeggleError) as e:
+        env.client.request("step", actions=[0.1, 0.2])
+    assert e.value.code == "bad_action"
+    reply = env.client.request("step", actions=[0.25])
+    assert reply["frame_bytes"] == reply["obs_bytes"] == len(reply[FRAME]) == 4 * obs.size
+    assert reply["obs_shape"] == [1, obs.size]
+    assert "obs" not in reply and "obs_b64" not in reply
+    assert env.client.request("spaces").keys() >= {"observation_space"}
+    assert env.step([0.0])[0].shape == obs.shape
 
 
 def test_reset_options_choose_the_level(make_env):

@@ -263,3 +263,26 @@ def test_render_every_env_as_text(make_vec):
     assert "<svg" in env.render_svg(1)
     with pytest.raises(PeggleError, match="outside"):
         env.render_svg(2)
+
+
+def test_encodings_agree_bit_for_bit_with_final_observations(make_vec):
+    # same_step puts final observations in the frame after obs; every encoding must carry the
+    # same float32 bits for both.
+    runs = []
+    for enc in ("json", "b64f32", "f32"):
+        env = make_vec(autoreset="same_step", obs_encoding=enc, **SHORT)
+        obs, _ = env.reset(seed=SEED)
+        got = [obs.view(np.uint32)]
+        finals = 0
+        for a in action_stream():
+            obs, rew, term, trunc, info = env.step(a)
+            got.append(obs.view(np.uint32))
+            got.append(rew)
+            for i in np.flatnonzero(info.get("_final_obs", np.zeros(N, bool))):
+                got.append(info["final_obs"][i].view(np.uint32))
+                finals += 1
+        assert finals >= 2
+        runs.append(got)
+    for other in runs[1:]:
+        assert len(other) == len(runs[0])
+        assert all(np.array_equal(x, y) for x, y in zip(runs[0], other))
