@@ -20,6 +20,12 @@ extension Agent {
     }
 }
 
+/// An agent whose play depends on a weights file: the hash is part of its identity in the store.
+public protocol WeightedAgent: Agent {
+    /// 16 hex digits identifying the weights.
+    var weightsHash: String { get }
+}
+
 /// What an agent knows besides the board.
 public struct ShotContext: Sendable, Equatable {
     /// Shots already taken this episode.

@@ -5,7 +5,7 @@ import PeggleGame
 /// and the aim is that bin's angle plus a uniform jitter of up to `jitter` half bin widths
 /// either side, drawn from the agent's generator. The jitter keeps a shot that changed nothing
 /// (it missed what the trace promised) from being repeated exactly for the rest of the game.
-public struct LinearAgent: Agent {
+public struct LinearAgent: WeightedAgent {
     public let encoder: AimEncoder
     /// One weight per feature (`AimEncoder.featureNames` order).
     public let weights: [Float]

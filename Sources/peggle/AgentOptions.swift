@@ -61,21 +61,6 @@ struct AgentOptions: ParsableArguments {
     }
 }
 
-/// Parsing the aim-noise list.
-enum Sigmas {
-    static func parse(_ text: String, option: String) throws -> [Double] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        var out: [Double] = []
-        for p in parts {
-            guard let v = Double(p), v.isFinite else { throw UserError("\(option): '\(p)' is not a number (radians, e.g. 0,0.02)") }
-            guard v >= 0 else { throw UserError("\(option): \(p) is negative; aim noise is a standard deviation in radians, 0 or more") }
-            guard v <= 1.5 else { throw UserError("\(option): \(p) is more than 1.5 radians, the whole aim range") }
-            if !out.contains(v) { out.append(v) }
-        }
-        return out
-    }
-}
-
 /// Runs `count` independent jobs on `threads` workers that pull the next index from a shared
 /// counter; results land by index, so the thread count never changes them.
 enum Parallel {
@@ -103,5 +88,3 @@ enum LinearAgentLoader {
         do { return try LinearAgent.load(path: path) } catch { throw UserError("--agent linear:\(path): \(error)") }
     }
 }
-
-extension LinearAgent: WeightedAgent {}

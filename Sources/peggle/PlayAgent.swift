@@ -27,12 +27,16 @@ struct AgentPlay {
                 try Episode.play(agent, level: level, rules: rules, seed: seed &+ UInt64(k), sigma: sigma)
             }
         }.map { try $0.get() }
-        let wins = results.filter(\.won).count
-        let n = Double(results.count)
-        let interval = Stats.wilson(successes: wins, trials: results.count)
-        let meanScore = Double(results.map(\.score).reduce(0, +)) / n
-        let orange = results.map(\.orangeFraction).reduce(0, +) / n
-        let meanShots = Double(results.map(\.shots).reduce(0, +)) / n
+        let hash = level.contentHash
+        let stats = AgentLevelStats(results.enumerated().map { k, r in
+            EpisodeOutcome(levelHash: hash, levelName: level.name, agentKind: agent.kind, agentLabel: agent.label,
+                           sigma: sigma, seed: seed &+ UInt64(k), status: r.status.rawValue, won: r.won, score: r.score,
+                           shots: r.shots, orangeCleared: r.orangeCleared, orangeTotal: r.orangeTotal,
+                           ballsUsed: r.ballsUsed, gameSeconds: r.gameSeconds)
+        })
+        let wins = stats.wins, interval = stats.winInterval
+        let meanScore = stats.meanScore, orange = stats.orangeFraction
+        let meanShots = Double(results.map(\.shots).reduce(0, +)) / Double(results.count)
         if json {
             let eps: [[String: Any]] = results.enumerated().map { k, r in
                 ["seed": seed &+ UInt64(k), "status": r.status.rawValue, "won": r.won, "truncated": r.truncated,
@@ -42,7 +46,7 @@ struct AgentPlay {
             printLine(JSON.text([
                 "engine": PeggleGym.version, "level": level.name, "file": file, "agent": agent.label, "sigma": sigma,
                 "episodes": eps,
-                "summary": ["episodes": results.count, "wins": wins, "win_rate": Double(wins) / n,
+                "summary": ["episodes": results.count, "wins": wins, "win_rate": stats.winRate,
                             "win_rate_low": interval.lowerBound, "win_rate_high": interval.upperBound,
                             "mean_score": meanScore, "orange_fraction": orange, "mean_shots": meanShots] as [String: Any],
             ] as [String: Any]))
@@ -55,7 +59,7 @@ struct AgentPlay {
             printLine(s)
         }
         printLine("\(agent.label) on \(level.name), sigma \(LevelCodec.number(sigma)): \(results.count) episodes, "
-            + "won \(wins) (\(Self.f(Double(wins) / n, 2)), 95% \(Self.f(interval.lowerBound, 2))-\(Self.f(interval.upperBound, 2))), "
+            + "won \(wins) (\(Self.f(stats.winRate, 2)), 95% \(Self.f(interval.lowerBound, 2))-\(Self.f(interval.upperBound, 2))), "
             + "mean score \(Self.f(meanScore, 0)), orange cleared \(Self.f(orange, 3)), mean shots \(Self.f(meanShots, 1))")
     }
 

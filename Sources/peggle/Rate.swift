@@ -50,7 +50,7 @@ struct Rate: ParsableCommand {
         guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
         guard maxShots >= 1 else { throw UserError("--max-shots: \(maxShots) must be at least 1") }
-        let sigmaList = try Sigmas.parse(sigmas, option: "--sigmas")
+        let sigmaList = try Parse.sigmas(sigmas, option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         let agentList = try parseAgents()
         let (found, skipped) = try loadLevels()
@@ -77,7 +77,7 @@ struct Rate: ParsableCommand {
         var out: [any Agent] = []
         for s in specs {
             let a = try tuning.agent(s, threads: 1)
-            if seen.insert(a.label + ((a as? any WeightedAgent)?.weightsHash ?? "")).inserted { out.append(a) }
+            if seen.insert(a.label).inserted { out.append(a) }  // the label names parameters and weights
         }
         return out
     }
@@ -115,11 +115,6 @@ struct Rate: ParsableCommand {
     func commandLine() -> String {
         CommandLine.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
-}
-
-/// Agents whose identity includes a weights file.
-protocol WeightedAgent: Agent {
-    var weightsHash: String { get }
 }
 
 /// What a run will play: the levels and agents registered in the store, and the games not yet stored.

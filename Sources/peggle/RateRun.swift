@@ -60,7 +60,7 @@ struct RatingRun {
             }
         }
         sink.finishProducing()
-        while !sink.writerDone { usleep(5_000) }
+        sink.finished.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let state = sink.snapshot()
         if let failure = state.failure { throw UserError("\(failure) (every batch committed before it is kept)") }
@@ -93,7 +93,6 @@ final class Sink: @unchecked Sendable {
     private let cond = NSCondition()
     private var pending: [NewEpisode] = []
     private var producing = true
-    private var done = false
     private var played = 0, added = 0, batches = 0
     private var failure: Error?
     private var stopReason: String?
@@ -111,7 +110,8 @@ final class Sink: @unchecked Sendable {
     }
 
     var stopping: Bool { stopFlag.load(ordering: .relaxed) }
-    var writerDone: Bool { cond.lock(); defer { cond.unlock() }; return done }
+    /// Signalled once by the writer thread when everything is committed.
+    let finished = DispatchSemaphore(value: 0)
 
     func requestStop(_ reason: String) {
         cond.lock()
@@ -173,8 +173,8 @@ final class Sink: @unchecked Sendable {
             if last {
                 cond.lock()
                 progress.show(done: played, final: true)
-                done = true
                 cond.unlock()
+                finished.signal()
                 return
             }
         }

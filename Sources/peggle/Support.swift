@@ -116,6 +116,19 @@ enum Parse {
         }
     }
 
+    /// A list of aim-noise levels in radians, "0,0.02": each a finite number in 0...1.5; repeats dropped.
+    static func sigmas(_ text: String, option: String) throws -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var out: [Double] = []
+        for p in parts {
+            guard let v = Double(p), v.isFinite else { throw UserError("\(option): '\(p)' is not a number (radians, e.g. 0,0.02)") }
+            guard v >= 0 else { throw UserError("\(option): \(p) is negative; aim noise is a standard deviation in radians, 0 or more") }
+            guard v <= 1.5 else { throw UserError("\(option): \(p) is more than 1.5 radians, the whole aim range") }
+            if !out.contains(v) { out.append(v) }
+        }
+        return out
+    }
+
     /// A point "x,y" in board units.
     static func point(_ text: String, option: String) throws -> Vec2 {
         let (a, b) = try pair(text, option: option)
