@@ -24,6 +24,9 @@ public struct ObservationEncoder: Sendable, Equatable {
     /// Grid cells across and down (20 board units each) and channels.
     public static let gridWidth = 40, gridHeight = 30, gridChannels = 9
 
+    private static let powers = Power.allCases
+    private static let kinds = PegKind.allCases
+
     public init(kind: EncoderKind = .objects, maxObjects: Int = 128) {
         self.kind = kind
         self.maxObjects = maxObjects
@@ -41,7 +44,13 @@ public struct ObservationEncoder: Sendable, Equatable {
     public var space: Space { .box(low: -1, high: 1, shape: shape) }
 
     /// Floats in one observation.
-    public var size: Int { shape.reduce(1, *) }
+    public var size: Int {
+        // Not `shape.reduce`: building the shape array would allocate on every observation.
+        switch kind {
+        case .objects: Self.globalCount + maxObjects * Self.objectFeatures
+        case .grid: Self.gridChannels * Self.gridHeight * Self.gridWidth
+        }
+    }
 
     /// Why `level` cannot be encoded, if it cannot.
     public func problem(with level: Level) -> String? {
@@ -92,10 +101,13 @@ public struct ObservationEncoder: Sendable, Equatable {
         }
         if case .dodge = s.level.mode { put(Self.unit(Double(s.chances), 5)) } else { put(-1) }
         put(Self.unit(Double(shots), Double(max(1, maxShots))))
-        put(s.level.mode.name == "classic" ? 1 : 0)
-        put(s.level.mode.name == "beat_the_score" ? 1 : 0)
-        put(s.level.mode.name == "dodge" ? 1 : 0)
-        for p in Power.allCases { put(s.level.power == p ? 1 : 0) }
+        switch s.level.mode {
+        case .classic: put(1); put(0); put(0)
+        case .beatTheScore: put(0); put(1); put(0)
+        case .dodge: put(0); put(0); put(1)
+        }
+        // Stored once: `allCases` builds a new array on every call.
+        for p in Self.powers { put(s.level.power == p ? 1 : 0) }
         assert(k - base == Self.globalCount)
     }
 
@@ -129,7 +141,7 @@ public struct ObservationEncoder: Sendable, Equatable {
                 clear(o, slot)
                 continue
             }
-            let kind = PegKind.allCases.firstIndex(of: s.pegs[i].kind)!
+            let kind = Self.kinds.firstIndex(of: s.pegs[i].kind)!
             switch peg.shape {
             case let .circle(r):
                 write((s.pegCenter(i), false, r, r, 0, kind, false, false, 0))
@@ -161,15 +173,39 @@ public struct ObservationEncoder: Sendable, Equatable {
         let plane = gw * gh
         for k in 0..<size { o[k] = 0 }
         let cell = s.rules.physics.boardWidth / Double(gw)
+        let turn = s.boardAngle
+        let center = Vec2(s.rules.physics.boardWidth / 2, s.rules.physics.boardHeight / 2)
+        // The shapes come from the physics world (in the board's own frame, built once per
+        // game), so encoding allocates nothing. A turned board is handled by turning each
+        // query point back instead of building turned copies of the shapes.
+        let back = Vec2(Trig.cos(-turn), Trig.sin(-turn))
         func mark(_ channel: Int, _ shape: Shape) {
-            // Cells whose centre is inside the shape, and always the cell of its centre.
-            let (lo, hi) = shape.bounds
+            // Cells whose centre is inside the turned shape, and always the cell of its centre.
+            var lo: Vec2, hi: Vec2
+            if turn == 0 {
+                (lo, hi) = shape.bounds
+            } else {
+                switch shape {
+                case let .circle(c, r):
+                    let t = center + (c - center).rotated(by: turn)
+                    (lo, hi) = (t - Vec2(r, r), t + Vec2(r, r))
+                case let .polygon(p):
+                    lo = Vec2(.infinity, .infinity)
+                    hi = -lo
+                    for v in p.vertices {
+                        let t = center + (v - center).rotated(by: turn)
+                        lo = pointwiseMin(lo, t)
+                        hi = pointwiseMax(hi, t)
+                    }
+                }
+            }
             let x0 = max(0, Int(lo.x / cell)), x1 = min(gw - 1, Int(hi.x / cell))
             let y0 = max(0, Int(lo.y / cell)), y1 = min(gh - 1, Int(hi.y / cell))
             if x0 <= x1 && y0 <= y1 {
                 for y in y0...y1 {
                     for x in x0...x1 {
-                        let p = Vec2((Double(x) + 0.5) * cell, (Double(y) + 0.5) * cell)
+                        var p = Vec2((Double(x) + 0.5) * cell, (Double(y) + 0.5) * cell)
+                        if turn != 0 { p = center + (p - center).rotated(cos: back.x, sin: back.y) }
                         if ObstacleStore.distance(from: p, to: shape) <= 0 { o[channel * plane + y * gw + x] = 1 }
                     }
                 }
@@ -178,19 +214,12 @@ public struct ObservationEncoder: Sendable, Equatable {
             let cx = min(max(Int(c.x / cell), 0), gw - 1), cy = min(max(Int(c.y / cell), 0), gh - 1)
             o[channel * plane + cy * gw + cx] = 1
         }
-        let turn = s.boardAngle
-        let center = Vec2(s.rules.physics.boardWidth / 2, s.rules.physics.boardHeight / 2)
-        func turned(_ shape: Shape) -> Shape {
-            guard turn != 0 else { return shape }
-            switch shape {
-            case let .circle(c, r): return .circle(center: center + (c - center).rotated(by: turn), radius: r)
-            case let .polygon(p): return .polygon(p.mapped { center + ($0 - center).rotated(by: turn) })
-            }
+        let obstacles = s.world.store.obstacles
+        let pegCount = s.level.pegs.count
+        for i in 0..<pegCount where !s.pegs[i].isRemoved {
+            mark(Self.kinds.firstIndex(of: s.pegs[i].kind)!, obstacles[i].shape)
         }
-        for (i, peg) in s.level.pegs.enumerated() where !s.pegs[i].isRemoved {
-            mark(PegKind.allCases.firstIndex(of: s.pegs[i].kind)!, turned(peg.physicsShape))
-        }
-        for b in s.level.blocks { mark(6, turned(b.physicsShape)) }
+        for k in pegCount..<obstacles.count { mark(6, obstacles[k].shape) }
         // The bucket's mouth, on the bottom row.
         let bx = s.bucket.x, half = s.rules.bucket.width / 2
         for x in max(0, Int((bx - half) / cell))...min(gw - 1, Int((bx + half) / cell)) {

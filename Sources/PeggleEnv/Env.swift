@@ -189,11 +189,12 @@ public struct PeggleEnv: Sendable {
 
     /// Writes the current observation (zeros before the first reset).
     public func observe(into obs: UnsafeMutableBufferPointer<Float>) {
-        guard let g = game else {
+        guard game != nil else {
             for k in 0..<observationSize { obs[k] = 0 }
             return
         }
-        config.encoder.encode(g, shots: shots, maxShots: config.maxShots, into: obs)
+        // Borrowed in place: binding it to a local (`if let`) copied the whole game into a box.
+        config.encoder.encode(game!, shots: shots, maxShots: config.maxShots, into: obs)
     }
 
     func summary() -> EnvInfo {

@@ -28,7 +28,7 @@ struct JSONWriter {
     /// Writes `"name":` inside an object (the value follows).
     mutating func key(_ name: String) {
         if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        append(LevelCodec.quote(name))
+        quoted(name)
         bytes.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
     }
@@ -41,20 +41,66 @@ struct JSONWriter {
 
     private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
-    mutating func string(_ s: String) { value(); append(LevelCodec.quote(s)) }
+    /// `s` as a JSON string. Keys and most values need no escape, so they are copied byte for
+    /// byte; anything else goes through the level codec's escaping.
+    private mutating func quoted(_ s: String) {
+        var plain = true
+        for u in s.utf8 where u < 0x20 || u == UInt8(ascii: "\"") || u == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            append(LevelCodec.quote(s))
+        }
+    }
+
+    mutating func string(_ s: String) { value(); quoted(s) }
     mutating func bool(_ b: Bool) { value(); append(b ? "true" : "false") }
     mutating func null() { value(); append("null") }
-    mutating func int<T: BinaryInteger>(_ v: T) { value(); append(String(v)) }
+    mutating func int<T: BinaryInteger>(_ v: T) {
+        value()
+        // Digits straight into the buffer: replies write thousands of small integers.
+        if let small = Int64(exactly: v) {
+            digits(small)
+        } else {
+            append(String(v))
+        }
+    }
+
+    private mutating func digits(_ v: Int64) {
+        if v < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            if v == .min { append("9223372036854775808"); return }
+        }
+        var m = v.magnitude
+        if m < 10 { bytes.append(UInt8(ascii: "0") + UInt8(m)); return }
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &tmp) { t in
+            var i = t.count
+            while m > 0 {
+                i -= 1
+                t[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+            }
+            bytes.append(contentsOf: t[i...])
+        }
+    }
 
     /// A finite number in its shortest exact form; non-finite values (never produced) as null.
     mutating func number(_ v: Double) {
         value()
-        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { append(String(Int64(v))) } else { append("\(v)") }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { digits(Int64(v)) } else { append(v.description) }
     }
 
     mutating func number(_ v: Float) {
         value()
-        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { append(String(Int32(v))) } else { append("\(v)") }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { digits(Int64(v)) } else { append(v.description) }
     }
 
     mutating func field(_ name: String, _ s: String) { key(name); string(s) }

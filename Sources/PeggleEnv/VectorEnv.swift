@@ -43,6 +43,10 @@ public struct VectorEnv: Sendable {
     /// Same-step mode: N rows; row i holds where environment i's episode ended when
     /// `slots[i].hasFinal`, and zeros otherwise.
     public private(set) var finalObservations: [Float]
+    /// Per-step scratch, kept so a step allocates nothing: each environment's checked angle,
+    /// and each chunk's first error.
+    private var angles: [Double]
+    private var errors: [EnvError?]
 
     /// `count` environments; environment i's generator starts from `seed + i` until a seeded reset.
     public init(config: EnvConfig, count: Int, autoreset: AutoresetMode = .nextStep, threads: Int = 1,
@@ -59,6 +63,8 @@ public struct VectorEnv: Sendable {
         self.threads = max(1, threads)
         observations = Array(repeating: 0, count: count * first.observationSize)
         finalObservations = Array(repeating: 0, count: count * first.observationSize)
+        angles = Array(repeating: 0, count: count)
+        errors = Array(repeating: nil, count: count)
     }
 
     public var count: Int { envs.count }
@@ -94,7 +100,6 @@ public struct VectorEnv: Sendable {
             throw EnvError("bad_action", "got \(actions.count) actions for \(count) environments")
         }
         // Check everything first, so a refused step changes nothing.
-        var angles = [Double](repeating: 0, count: count)
         for i in 0..<count {
             guard envs[i].game != nil else { throw EnvError("not_reset", "call reset before step") }
             if autoreset == .disabled && slots[i].ended {
@@ -107,6 +112,7 @@ public struct VectorEnv: Sendable {
             angles[i] = a
         }
         let size = observationSize, mode = autoreset
+        let angles = self.angles  // shared with the closure, not copied (nothing writes it during the run)
         try run { (env, slot, i, row, final) throws(EnvError) in
             let wasEnded = slot.ended
             // Rows of environments that did not just end are zeros (clear what an earlier end left).
@@ -144,7 +150,8 @@ public struct VectorEnv: Sendable {
         let n = count, size = observationSize
         let workers = min(threads, n)
         let chunks = workers == 1 ? 1 : min(n, workers * 8)
-        var errors = [EnvError?](repeating: nil, count: chunks)
+        // At most one chunk per environment, so the scratch is large enough.
+        for c in 0..<chunks { errors[c] = nil }
         let next = Atomic<Int>(0)
         withoutActuallyEscaping(body) { body in
             envs.withUnsafeMutableBufferPointer { envPtr in
@@ -183,7 +190,7 @@ public struct VectorEnv: Sendable {
                 }
             }
         }
-        if let e = errors.compactMap({ $0 }).first { throw e }
+        for c in 0..<chunks { if let e = errors[c] { throw e } }
     }
 }
 

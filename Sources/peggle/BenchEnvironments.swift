@@ -109,16 +109,13 @@ extension Bench {
                 throw UserError("--serve: a reply that is not a JSON object")
             }
             if let n = obj["frame_bytes"] as? Int {
-                // The frame holds obs first (the only array this workload's replies carry).
+                // This workload's replies carry one array, obs, so the frame is exactly it.
                 guard n % 4 == 0, let obsBytes = obj["obs_bytes"] as? Int, obsBytes <= n else {
                     throw UserError("--serve: a frame of \(n) bytes that does not hold its observations")
                 }
+                guard n == obsBytes else { throw UserError("--serve: a frame holding more than observations") }
                 if observations.count != obsBytes / 4 { observations = [Float](repeating: 0, count: obsBytes / 4) }
-                let got = reader.withNextBytes(n) { frame in
-                    observations.withUnsafeMutableBytes { dst in
-                        frame.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<obsBytes])) }
-                    }
-                }
+                let got = observations.withUnsafeMutableBytes { reader.readFrame(into: $0) }
                 guard got else { throw UserError("--serve: the server closed the pipe mid-frame") }
             }
             guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: rest, as: UTF8.self))") }
@@ -195,60 +192,69 @@ extension Bench {
     }
 }
 
-/// Lines from a file handle, buffered. Each byte is scanned for the newline once, so a long
-/// line arriving in many small reads costs linear time.
+/// Lines and binary frames from a file descriptor, read with read(2) straight into one reused
+/// buffer (no per-read allocation), and frames copied once, into the caller's memory. Each byte
+/// is scanned for the newline once, so a long line arriving in many small reads costs linear time.
 struct LineReader {
-    let handle: FileHandle
-    var buffer: [UInt8] = []
+    let fd: Int32
+    /// Bytes `start..<end` are unread; the array's whole count is usable space.
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var start = 0
+    var end = 0
     var scanned = 0
-    init(_ handle: FileHandle) { self.handle = handle }
+    init(_ handle: FileHandle) { fd = handle.fileDescriptor }
 
     /// Calls `body` with the next line's bytes (a view of the buffer, no copy); false at end of input.
     mutating func withNextLine(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
         while true {
-            if let nl = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let nl = buffer[scanned..<end].firstIndex(of: UInt8(ascii: "\n")) {
                 try body(buffer[start..<nl])
                 start = nl + 1
                 scanned = start
-                if start == buffer.count {
-                    buffer.removeAll(keepingCapacity: true)
-                    start = 0
-                    scanned = 0
-                } else if start > 1 << 20 {
-                    buffer.removeFirst(start)
-                    scanned -= start
-                    start = 0
-                }
                 return true
             }
-            scanned = buffer.count
+            scanned = end
             guard fill() else { return false }
         }
     }
 
-    /// Calls `body` with the next `count` bytes (a binary frame; a view of the buffer, no copy);
-    /// false if input ends first.
-    mutating func withNextBytes(_ count: Int, _ body: (ArraySlice<UInt8>) throws -> Void) rethrows -> Bool {
-        while buffer.count - start < count {
-            guard fill() else { return false }
+    /// Copies the next `destination.count` bytes (a binary frame) into `destination`: what is
+    /// buffered first, the rest read straight into it; false if input ends first.
+    mutating func readFrame(into destination: UnsafeMutableRawBufferPointer) -> Bool {
+        let have = min(end - start, destination.count)
+        buffer.withUnsafeBytes { src in
+            destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[start..<(start + have)]))
         }
-        try body(buffer[start..<(start + count)])
-        start += count
+        start += have
         scanned = start
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-            scanned = 0
+        var got = have
+        while got < destination.count {
+            let n = Glibc.read(fd, destination.baseAddress! + got, destination.count - got)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            got += n
         }
         return true
     }
 
-    /// Appends what the handle has; false at end of input.
+    /// Reads what the descriptor has after the unread bytes (moved to the front, the buffer
+    /// doubled when full); false at end of input.
     private mutating func fill() -> Bool {
-        let chunk = handle.availableData
-        if chunk.isEmpty { return false }
-        buffer.append(contentsOf: chunk)
-        return true
+        if start == end {
+            start = 0; end = 0; scanned = 0
+        } else if start > 0 && end == buffer.count {
+            buffer.withUnsafeMutableBytes { b in
+                b.baseAddress!.copyMemory(from: b.baseAddress! + start, byteCount: end - start)
+            }
+            end -= start; scanned -= start; start = 0
+        }
+        if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + end, b.count - end) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            end += n
+            return true
+        }
     }
 }
