@@ -109,7 +109,7 @@ public final class ServeSession {
     func reply(_ line: String, _ out: inout JSONWriter) {
         var id: Any?
         do {
-            guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            guard let obj = RequestJSON.object(line) else {
                 throw Failure("bad_json", "the line is not a JSON object (note: JSON has no NaN or Infinity, and numbers must fit a double)")
             }
             id = obj["id"]

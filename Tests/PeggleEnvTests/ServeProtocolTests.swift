@@ -86,7 +86,7 @@ struct ServeProtocolTests {
             var final: [UInt32] = []
             // Reset, then two steps: environment 0 wins on the first, all end by the second, so
             // the replies carry final observations too.
-            for request in [#"{"cmd": "reset", "seed": 1}"#, #"{"cmd": "step", "actions": [-0.43333333333333335, 0.6, 0.6]}"#,
+            for request in [#"{"cmd": "reset", "seed": 1}"#, #"{"cmd": "step", "actions": [-0.41833333333333333, 0.6, 0.6]}"#,
                             #"{"cmd": "step", "actions": [0.6, 0.6, 0.6]}"#] {
                 let (line, frame) = s.handleWithFrame(request)
                 let r = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -281,15 +281,44 @@ struct ServeNumberTests {
         }
     }
 
+    /// Actions are read exactly: the shot's angle in the reply (read back exactly too) is the
+    /// one the same action gives in process, for doubles that Foundation's JSON reader rounds.
+    @Test func actionsAreReadExactly() throws {
+        struct Reply: Decodable {
+            struct Info: Decodable { var angle: Double? }
+            var infos: [Info]
+        }
+        let s = ServeProtocolTests.session()
+        _ = try ServeProtocolTests.reply(s, #"{"cmd": "make", "levels": ["Levels/first-steps.json"], "max_objects": 40}"#)
+        var env = try PeggleEnv(config: config([try bundled("first-steps")]))
+        var g = SeededGenerator(seed: 11)
+        var misread = 0
+        for _ in 0..<40 {
+            let a = g.nextUnit() * 2 - 1
+            let text = "\(a)"
+            // What a reader that rounds would have aimed at, to show this case matters.
+            let rounded = (try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [NSNumber])?[0].doubleValue
+            if rounded != a { misread += 1 }
+            _ = try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": 3}"#)
+            let line = s.handle(#"{"cmd": "step", "actions": [\#(text)]}"#)
+            let angle = try #require(try JSONDecoder().decode(Reply.self, from: Data(line.utf8)).infos[0].angle, "\(line)")
+            _ = try env.reset(seed: 3)
+            let local = try env.step(a)
+            #expect(angle == local.info.shot?.angle, "action \(text)")
+            #expect(angle == a * Rules().maxAim)
+        }
+        #expect(misread > 0, "no action in the sample was one Foundation's reader rounds; the test shows nothing")
+    }
+
     /// In same-step mode the rows of final_obs that final_mask leaves out are zeros.
     @Test func unmaskedFinalRowsAreZero() throws {
         let s = ServeProtocolTests.session()
         _ = try ServeProtocolTests.reply(s, #"{"cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 3, "max_objects": 40, "max_shots": 2, "autoreset": "same_step"}"#)
         _ = try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": 1}"#)
-        // Environment 0 wins First Steps with one shot at -0.65 (action -0.65 / 1.5) and ends on
+        // Environment 0 wins First Steps with one shot at action -0.41833333333333333 and ends on
         // the first step; the others end when truncated on the second. On the second step
         // environment 0's row must no longer hold its first episode's end.
-        let first = try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [-0.43333333333333335, 0.6, 0.6]}"#)
+        let first = try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [-0.41833333333333333, 0.6, 0.6]}"#)
         try #require(first["final_mask"] as? [Bool] == [true, false, false], "environment 0 should win at once")
         let second = try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [0.6, 0.6, 0.6]}"#)
         let mask = try #require(second["final_mask"] as? [Bool])
