@@ -55,7 +55,8 @@ def bench_single(args) -> dict:
 
 def bench_vector(args) -> dict:
     env = PeggleVectorEnv(args.num_envs, level=args.level, max_shots=args.max_shots, threads=args.threads,
-                          obs_encoding=args.obs_encoding, peggle_path=args.peggle_path)
+                          obs_encoding=args.obs_encoding, peggle_path=args.peggle_path,
+                          info_layout=args.info_layout)
     env.action_space.seed(args.seed)
     try:
         episodes = vector_steps = shots = 0
@@ -87,12 +88,14 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=None, help="server threads (default: cores, at most num-envs)")
     p.add_argument("--max-shots", type=int, default=100)
     p.add_argument("--obs-encoding", default="f32", choices=["f32", "b64f32", "json"])
+    p.add_argument("--info-layout", default="columns", choices=["columns", "rows"],
+                   help="how the vector env's server sends infos (rows: assembled here by Gymnasium's _add_info)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--peggle-path", default=None)
     args = p.parse_args()
     single = bench_single(args)
     vector = bench_vector(args)
-    print(json.dumps({"level": os.path.relpath(args.level, ROOT), "obs_encoding": args.obs_encoding,
+    print(json.dumps({"level": os.path.relpath(args.level, ROOT), "obs_encoding": args.obs_encoding, "info_layout": args.info_layout,
                       "engine": single.pop("engine"), "binary": single.pop("binary"), "cores": cores(),
                       "single": single, "vector": vector}))
 

@@ -26,6 +26,8 @@ public final class ServeSession {
     let renderSVG: SVGRenderer
     var vec: VectorEnv?
     var encoding = "json"
+    /// `rows` (one info object per environment) or `columns` (Gymnasium's vector-info layout).
+    var infoLayout = "rows"
     var levelNames: [String] = []
     var snapshots: [Int: VectorEnv] = [:]
     var nextSnapshot = 1
@@ -193,7 +195,7 @@ public final class ServeSession {
     func make(_ o: [String: Any], _ w: inout JSONWriter) throws {
         let known: Set<String> = ["id", "cmd", "levels", "level", "level_order", "num_envs", "encoder", "max_objects",
                                   "reward", "autoreset", "action", "bins", "max_shots", "threads", "seed",
-                                  "obs_encoding", "trajectory", "mode"]
+                                  "obs_encoding", "trajectory", "mode", "info_layout"]
         if let unknown = o.keys.filter({ !known.contains($0) }).sorted().first {
             throw Failure("bad_request", "make: unknown field \"\(unknown)\"")
         }
@@ -241,13 +243,19 @@ public final class ServeSession {
         guard ["json", "b64f32", "f32"].contains(enc) else {
             throw Failure("bad_request", "make: obs_encoding \"\(enc)\" is not json, b64f32 or f32")
         }
+        let layout = try Self.string(o["info_layout"] ?? "rows", "info_layout")
+        guard layout == "rows" || layout == "columns" else {
+            throw Failure("bad_request", "make: info_layout \"\(layout)\" is not rows or columns")
+        }
         vec = try VectorEnv(config: config, count: count, autoreset: autoreset, threads: threads, seed: seed)
         encoding = enc
+        infoLayout = layout
         levelNames = levels.map(\.name)
         snapshots = [:]
         w.field("num_envs", count)
         w.field("autoreset", autoreset.rawValue)
         w.field("obs_encoding", enc)
+        w.field("info_layout", layout)
         w.key("levels")
         w.beginArray()
         for n in levelNames { w.string(n) }
@@ -310,12 +318,7 @@ public final class ServeSession {
         try vec!.reset(seed: seed, mask: mask, level: level)
         let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
-        w.key("infos")
-        w.beginArray()
-        for i in 0..<v.count {
-            if mask?[i] ?? true { writeInfo(&w, v.slots[i].info, reset: true) } else { w.null() }
-        }
-        w.endArray()
+        writeInfos(&w, "infos", count: v.count) { i in (mask?[i] ?? true) ? (v.slots[i].info, true) : nil }
     }
 
     func step(_ o: [String: Any], _ w: inout JSONWriter) throws {
@@ -336,12 +339,91 @@ public final class ServeSession {
         w.array("rewards", v.slots) { $0.number($1.reward) }
         w.array("terminated", v.slots) { $0.bool($1.terminated) }
         w.array("truncated", v.slots) { $0.bool($1.truncated) }
-        w.array("infos", v.slots) { writeInfo(&$0, $1.info, reset: $1.info.shot == nil) }
+        writeInfos(&w, "infos", count: v.count) { i in (v.slots[i].info, v.slots[i].info.shot == nil) }
         if v.slots.contains(where: \.hasFinal) {
             writeObservations(&w, "final_obs", v.finalObservations, rows: v.count, size: v.observationSize)
             w.array("final_mask", v.slots) { $0.bool($1.hasFinal) }
-            w.array("final_infos", v.slots) { w, s in if s.hasFinal { writeInfo(&w, s.finalInfo, reset: false) } else { w.null() } }
+            writeInfos(&w, "final_infos", count: v.count) { i in v.slots[i].hasFinal ? (v.slots[i].finalInfo, false) : nil }
         }
+    }
+
+    /// `key`: the infos of `count` environments, in the session's layout. `item(i)` is
+    /// environment i's info and whether it comes from a reset (which adds `game_seed`), or nil
+    /// for an environment that has none.
+    func writeInfos(_ w: inout JSONWriter, _ key: String, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
+        w.key(key)
+        if infoLayout == "columns" {
+            writeInfoColumns(&w, count: count, item)
+            return
+        }
+        w.beginArray()
+        for i in 0..<count {
+            if let (info, reset) = item(i) { writeInfo(&w, info, reset: reset) } else { w.null() }
+        }
+        w.endArray()
+    }
+
+    /// Gymnasium's vector-info layout: an object whose every key maps to `count` values and
+    /// `_key` to `count` booleans saying which environments have it (the others hold a filler:
+    /// 0, false or null); `hits` nests the same way. Keys no environment has are left out, and
+    /// the keys come in the order of the rows layout.
+    func writeInfoColumns(_ w: inout JSONWriter, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
+        w.beginObject()
+        func column(_ name: String, _ has: (EnvInfo, Bool) -> Bool, filler: (inout JSONWriter) -> Void,
+                    _ value: (inout JSONWriter, EnvInfo) -> Void) {
+            var any = false
+            for i in 0..<count { if let (info, reset) = item(i), has(info, reset) { any = true; break } }
+            guard any else { return }
+            w.key(name)
+            w.beginArray()
+            for i in 0..<count {
+                if let (info, reset) = item(i), has(info, reset) { value(&w, info) } else { filler(&w) }
+            }
+            w.endArray()
+            w.key("_" + name)
+            w.beginArray()
+            for i in 0..<count {
+                if let (info, reset) = item(i) { w.bool(has(info, reset)) } else { w.bool(false) }
+            }
+            w.endArray()
+        }
+        let always: (EnvInfo, Bool) -> Bool = { _, _ in true }
+        let shot: (EnvInfo, Bool) -> Bool = { info, _ in info.shot != nil }
+        let zero: (inout JSONWriter) -> Void = { $0.int(0) }
+        column("level", always, filler: zero) { $0.int($1.level) }
+        column("level_name", always, filler: { $0.null() }) { w, info in
+            w.string(levelNames.indices.contains(info.level) ? levelNames[info.level] : "")
+        }
+        column("score", always, filler: zero) { $0.int($1.score) }
+        column("balls_left", always, filler: zero) { $0.int($1.ballsLeft) }
+        column("orange_left", always, filler: zero) { $0.int($1.orangeLeft) }
+        column("shots", always, filler: zero) { $0.int($1.shots) }
+        column("status", always, filler: { $0.null() }) { $0.string($1.status.rawValue) }
+        column("won", always, filler: { $0.bool(false) }) { $0.bool($1.status == .won) }
+        column("game_seed", { _, reset in reset }, filler: zero) { $0.int($1.gameSeed) }
+        column("angle", shot, filler: zero) { $0.number($1.shot!.angle) }
+        column("pegs_hit", shot, filler: zero) { $0.int($1.shot!.hits.total) }
+        var anyShot = false
+        for i in 0..<count { if let (info, _) = item(i), info.shot != nil { anyShot = true; break } }
+        if anyShot {
+            w.key("hits")
+            w.beginObject()
+            for k in PegKind.allCases {
+                column(k.rawValue, shot, filler: zero) { $0.int($1.shot!.hits[k]) }
+            }
+            w.endObject()
+            w.key("_hits")
+            w.beginArray()
+            for i in 0..<count { w.bool(item(i).map { $0.0.shot != nil } ?? false) }
+            w.endArray()
+        }
+        column("points", shot, filler: zero) { $0.int($1.shot!.points) }
+        column("free_balls", shot, filler: zero) { $0.int($1.shot!.freeBalls) }
+        column("caught", shot, filler: zero) { $0.int($1.shot!.caught) }
+        column("trajectory", { info, _ in info.shot?.trajectory != nil }, filler: { $0.null() }) { w, info in
+            writeTrajectory(&w, info.shot!.trajectory!)
+        }
+        w.endObject()
     }
 
     /// Rows of observations as nested JSON arrays (`key`), base64 of little-endian float32
@@ -394,21 +476,26 @@ public final class ServeSession {
             w.field("caught", shot.caught)
             if let t = shot.trajectory {
                 w.key("trajectory")
-                w.beginArray()
-                for path in t.paths {
-                    w.beginArray()
-                    for p in path.points {
-                        w.beginArray()
-                        w.number((p.x * 100).rounded() / 100)
-                        w.number((p.y * 100).rounded() / 100)
-                        w.endArray()
-                    }
-                    w.endArray()
-                }
-                w.endArray()
+                writeTrajectory(&w, t)
             }
         }
         w.endObject()
+    }
+
+    /// A shot's ball paths: one list of `[x, y]` points (board units, to 0.01) per path.
+    func writeTrajectory(_ w: inout JSONWriter, _ t: Trajectory) {
+        w.beginArray()
+        for path in t.paths {
+            w.beginArray()
+            for p in path.points {
+                w.beginArray()
+                w.number((p.x * 100).rounded() / 100)
+                w.number((p.y * 100).rounded() / 100)
+                w.endArray()
+            }
+            w.endArray()
+        }
+        w.endArray()
     }
 
     // MARK: render, snapshots

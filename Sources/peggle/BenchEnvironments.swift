@@ -69,7 +69,8 @@ extension Bench {
     }
 
     /// Through a pipe: a real `peggle serve` child, driven request by request as a client would,
-    /// decoding every reply and its observations (a binary frame or base64, per --obs-encoding).
+    /// decoding every reply (infos in the columns layout) and its observations (a binary frame
+    /// or base64, per --obs-encoding).
     func runServe(_ levelPath: String, threads: Int) throws -> Run {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let child = Process()
@@ -84,6 +85,8 @@ extension Bench {
             child.waitUntilExit()
         }
         var reader = LineReader(output.fileHandleForReading)
+        let requestFD = input.fileHandleForWriting.fileDescriptor
+        signal(SIGPIPE, SIG_IGN)  // a server that dies makes the write fail, not kill the bench
         // As an efficient client does: the observations are copied straight from the read buffer
         // into a reused float array (the frame's bytes as they are, or base64 decoded in place);
         // the rest (rewards, flags, infos) is parsed as JSON.
@@ -91,7 +94,11 @@ extension Bench {
         let key = Array(#""obs_b64":""#.utf8)
         let binary = obsEncoding == "f32"
         func request(_ line: String) throws -> [String: Any] {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            var bytes = Array(line.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+            guard bytes.withUnsafeBytes({ Serve.writeAll(to: requestFD, $0) }) else {
+                throw UserError("--serve: the server stopped reading requests")
+            }
             var rest = Data()
             let ok = try reader.withNextLine { bytes in
                 guard !binary, let (start, end) = Self.span(of: key, in: bytes) else {
@@ -123,7 +130,7 @@ extension Bench {
         }
         _ = try reader.withNextLine { _ in }  // hello
         let absolute = URL(fileURLWithPath: levelPath).path
-        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding)","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
+        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding)","info_layout":"columns","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
         _ = try request(#"{"cmd":"reset","seed":0}"#)
         let all = batchActions()
         var shots = 0
@@ -135,7 +142,10 @@ extension Bench {
                 throw UserError("--serve: a reply without its observations")
             }
             checksum += observations[0]
-            for info in (reply["infos"] as? [[String: Any]]) ?? [] where info["angle"] != nil { shots += 1 }
+            // Infos in columns (as the Python vector client takes them): `_angle` marks the
+            // environments that shot (the others were reset).
+            let shot = ((reply["infos"] as? [String: Any])?["_angle"] as? [Bool]) ?? []
+            shots += shot.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         _ = checksum

@@ -310,6 +310,53 @@ struct ServeNumberTests {
         #expect(misread > 0, "no action in the sample was one Foundation's reader rounds; the test shows nothing")
     }
 
+    /// The columns layout holds exactly the rows layout's infos: for every environment, the keys
+    /// its mask marks, with the row's values, and no others (final infos and masked resets too).
+    @Test func infoColumnsHoldTheRows() throws {
+        func transpose(_ columns: [String: Any], _ i: Int) -> [String: Any]? {
+            var row: [String: Any] = [:]
+            for (key, values) in columns where !key.hasPrefix("_") {
+                let mask = try? #require(columns["_" + key] as? [Bool])
+                guard mask?[i] == true else { continue }
+                if let nested = values as? [String: Any] { row[key] = transpose(nested, i) } else { row[key] = (values as! [Any])[i] }
+            }
+            return row.isEmpty ? nil : row
+        }
+        let make = #"{"cmd": "make", "levels": ["Levels/purple-haze.json"], "num_envs": 3, "max_objects": 128, "max_shots": 2, "autoreset": "same_step", "trajectory": true"#
+        let rows = ServeProtocolTests.session(), columns = ServeProtocolTests.session()
+        _ = try ServeProtocolTests.reply(rows, make + "}")
+        let made = try ServeProtocolTests.reply(columns, make + #", "info_layout": "columns"}"#)
+        #expect(made["info_layout"] as? String == "columns")
+        var finals = 0
+        for request in [#"{"cmd": "reset", "seed": 5}"#, #"{"cmd": "step", "actions": [0.1, -0.3, 0.5]}"#,
+                        #"{"cmd": "step", "actions": [0.2, 0.0, -0.6]}"#, #"{"cmd": "reset", "reset_mask": [false, true, false]}"#,
+                        #"{"cmd": "step", "actions": [-0.1, 0.3, 0.9]}"#] {
+            let r = try ServeProtocolTests.reply(rows, request), c = try ServeProtocolTests.reply(columns, request)
+            for key in ["infos", "final_infos"] {
+                guard let rowList = r[key] as? [Any] else {
+                    #expect(c[key] == nil)
+                    continue
+                }
+                if key == "final_infos" { finals += 1 }
+                let cols = try #require(c[key] as? [String: Any], "\(request): \(key) is not an object")
+                for (i, row) in rowList.enumerated() {
+                    let rebuilt = transpose(cols, i)
+                    if row is NSNull {
+                        #expect(rebuilt == nil, "\(request) \(key) env \(i)")
+                    } else {
+                        let want = try #require(row as? [String: Any])
+                        #expect(rebuilt.map { NSDictionary(dictionary: $0) } == NSDictionary(dictionary: want), "\(request) \(key) env \(i)")
+                    }
+                }
+            }
+        }
+        #expect(finals > 0, "no step ended an episode; final infos went unchecked")
+        let bad = ServeProtocolTests.session()
+        let refused = try ServeProtocolTests.reply(bad, #"{"cmd": "make", "level": "Levels/first-steps.json", "info_layout": "cols"}"#)
+        #expect(ServeProtocolTests.errorCode(refused) == "bad_request")
+        #expect(((refused["error"] as? [String: Any])?["message"] as? String)?.contains("\"cols\"") == true)
+    }
+
     /// In same-step mode the rows of final_obs that final_mask leaves out are zeros.
     @Test func unmaskedFinalRowsAreZero() throws {
         let s = ServeProtocolTests.session()

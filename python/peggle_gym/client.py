@@ -386,6 +386,37 @@ def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
     return flat.reshape((rows, *shape))
 
 
+# Element types of the info columns, as Gymnasium's `_add_info` would type them from the rows
+# (after `decode_info`); every other key holds integers.
+_COLUMN_DTYPES: dict[str, Any] = {"angle": np.float64, "game_seed": np.uint64, "won": np.bool_,
+                                  "level_name": object, "status": object}
+
+
+def decode_info_columns(columns: dict, num_envs: int) -> dict:
+    """Infos sent in the ``columns`` layout (Gymnasium's own vector-info layout: ``key`` an array
+    over the environments, ``_key`` the mask of those that have it) as the dict of numpy arrays
+    `gymnasium.vector.VectorEnv._add_info` builds from the rows, with the same types."""
+    infos: dict[str, Any] = {}
+    for key, values in columns.items():
+        if key.startswith("_"):
+            infos[key] = np.asarray(values, dtype=np.bool_)
+        elif isinstance(values, dict):
+            infos[key] = decode_info_columns(values, num_envs)
+        elif key == "trajectory":
+            array = np.full(num_envs, None, dtype=object)
+            for i, paths in enumerate(values):
+                if paths is not None:
+                    array[i] = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in paths]
+            infos[key] = array
+        elif _COLUMN_DTYPES.get(key) is object:
+            array = np.empty(num_envs, dtype=object)
+            array[:] = values
+            infos[key] = array
+        else:
+            infos[key] = np.asarray(values, dtype=_COLUMN_DTYPES.get(key, np.int64))
+    return infos
+
+
 def decode_info(info: dict) -> dict:
     """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
     vector `_add_info` makes an array typed after the first value it sees): ``angle`` always a
@@ -428,7 +459,8 @@ def action_values(actions: Any, count: int, single: bool) -> list[float]:
 
 def make_request(levels, *, level_order: str, encoder: str, max_objects: int, reward: str,
                  action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
-                 threads: int, obs_encoding: str, num_envs: int, autoreset: str) -> dict:
+                 threads: int, obs_encoding: str, num_envs: int, autoreset: str,
+                 info_layout: str = "rows") -> dict:
     """The fields of a make request; level paths are made absolute against the working
     directory, so the server (which may run elsewhere) opens the files the caller meant."""
     if levels is None:
@@ -442,7 +474,7 @@ def make_request(levels, *, level_order: str, encoder: str, max_objects: int, re
         "levels": paths, "level_order": level_order, "encoder": encoder, "max_objects": int(max_objects),
         "reward": reward, "action": action, "max_shots": int(max_shots), "trajectory": bool(trajectory),
         "threads": int(threads), "obs_encoding": obs_encoding, "num_envs": int(num_envs),
-        "autoreset": autoreset,
+        "autoreset": autoreset, "info_layout": info_layout,
     }
     if action == "discrete":
         fields["bins"] = int(bins)

@@ -9,8 +9,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (start, action_values, cores, decode_info, decode_obs, level_option, make_request,
-                     server_seed, space_from)
+from .client import (start, action_values, cores, decode_info, decode_info_columns, decode_obs, level_option,
+                     make_request, server_seed, space_from)
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -52,11 +52,13 @@ class PeggleVectorEnv(VectorEnv):
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
                  obs_encoding: str = "f32", render_mode: str | None = None,
-                 peggle_path: str | os.PathLike | None = None):
+                 peggle_path: str | os.PathLike | None = None, info_layout: str = "columns"):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
+        if info_layout not in ("columns", "rows"):
+            raise ValueError(f"info_layout {info_layout!r} is not 'columns' or 'rows'")
         mode_enum = _autoreset_mode(autoreset)
         if threads is None:
             threads = max(1, min(int(num_envs), cores()))
@@ -64,7 +66,8 @@ class PeggleVectorEnv(VectorEnv):
                               encoder=encoder, max_objects=max_objects, reward=reward, action=action,
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
-                              autoreset=_MODES[mode_enum])
+                              autoreset=_MODES[mode_enum], info_layout=info_layout)
+        self._columns = info_layout == "columns"
         self.client, made = start(peggle_path, fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
@@ -114,6 +117,8 @@ class PeggleVectorEnv(VectorEnv):
         reply = self.client.request("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape)
+        if self._columns:
+            return obs, decode_info_columns(reply["infos"], self.num_envs)
         infos: dict[str, Any] = {}
         for i, info in enumerate(reply["infos"]):
             if info is not None:
@@ -143,6 +148,19 @@ class PeggleVectorEnv(VectorEnv):
         truncated = np.asarray(reply["truncated"], dtype=np.bool_)
         final_mask = reply.get("final_mask")
         final_obs = decode_obs(reply, "final_obs", self._obs_shape) if final_mask else None
+        if self._columns:
+            infos = decode_info_columns(reply["infos"], self.num_envs)
+            if final_mask:
+                # As SyncVectorEnv: the ended episodes' last observations (an object array) and
+                # infos, each with its mask.
+                mask = np.asarray(final_mask, dtype=np.bool_)
+                ended = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(mask):
+                    ended[i] = final_obs[i].copy()
+                infos["final_obs"], infos["_final_obs"] = ended, mask
+                infos["final_info"] = decode_info_columns(reply["final_infos"], self.num_envs)
+                infos["_final_info"] = mask.copy()
+            return obs, rewards, terminated, truncated, infos
         infos: dict[str, Any] = {}
         for i, info in enumerate(reply["infos"]):
             if final_mask and final_mask[i]:

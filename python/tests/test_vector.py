@@ -286,3 +286,32 @@ def test_encodings_agree_bit_for_bit_with_final_observations(make_vec):
     for other in runs[1:]:
         assert len(other) == len(runs[0])
         assert all(np.array_equal(x, y) for x, y in zip(runs[0], other))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_column_infos_equal_rows_through_add_info(make_vec, mode):
+    """The server's columns layout (the default) decodes to exactly what Gymnasium's own
+    `_add_info` builds from one info object per environment: keys, masks, dtypes and values,
+    trajectories and final infos included, in every autoreset mode and after masked resets."""
+    kw = dict(SHORT, autoreset=mode, trajectory=True, levels=[PURPLE, str(ROOT / "Levels" / "first-steps.json")])
+    columns, rows = make_vec(**kw), make_vec(info_layout="rows", **kw)
+    assert same(columns.reset(seed=SEED), rows.reset(seed=SEED))
+    seen_final = seen_masked = False
+    for actions in action_stream(steps=16, seed=3):
+        got, want = columns.step(actions), rows.step(actions)
+        assert same(got, want)
+        seen_final |= "final_info" in got[4]
+        ended = got[2] | got[3]
+        if mode == "disabled" and ended.any():
+            masked = columns.reset(options={"reset_mask": ended})
+            assert same(masked, rows.reset(options={"reset_mask": ended}))
+            assert not masked[1]["_score"].all()  # the masks say which environments were reset
+            seen_masked = True
+    assert "trajectory" in got[4] and got[4]["trajectory"].dtype == object
+    assert seen_final == (mode == "same_step")
+    assert seen_masked == (mode == "disabled")
+
+
+def test_info_layout_is_checked(make_vec):
+    with pytest.raises(ValueError, match="info_layout 'cols'"):
+        make_vec(info_layout="cols")
