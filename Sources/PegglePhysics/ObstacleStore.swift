@@ -394,7 +394,9 @@ public struct ObstacleStore: Sendable {
         case let .polygon(poly):
             var inside = true
             var best = Double.infinity
-            for e in poly.edges {
+            let c = poly.centroid
+            for i in poly.vertices.indices {
+                let e = poly.edge(i, centroid: c)
                 if (point - e.a).dot(e.normal) > 0 { inside = false }
                 let ab = e.b - e.a
                 let t = min(max((point - e.a).dot(ab) / ab.lengthSquared, 0), 1)
@@ -454,7 +456,9 @@ extension ObstacleStore {
                     var face = Vec2(0, -1)
                     var closest = Vec2.zero
                     var closestDist = Double.infinity
-                    for e in poly.edges {
+                    let centroid = poly.centroid
+                    for k in poly.vertices.indices {
+                        let e = poly.edge(k, centroid: centroid)
                         let sep = (p - e.a).dot(e.normal)
                         if sep > deepest { deepest = sep; face = e.normal }
                         let ab = e.b - e.a

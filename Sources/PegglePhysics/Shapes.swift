@@ -32,14 +32,16 @@ public struct ConvexPolygon: Sendable, Equatable, Hashable {
     /// Edges as (start, end, outward unit normal).
     public var edges: [(a: Vec2, b: Vec2, normal: Vec2)] {
         let c = centroid
-        var out: [(Vec2, Vec2, Vec2)] = []
-        for i in vertices.indices {
-            let a = vertices[i], b = vertices[(i + 1) % vertices.count]
-            var n = Vec2(b.y - a.y, a.x - b.x).normalized
-            if (a - c).dot(n) < 0 { n = -n }
-            out.append((a, b, n))
-        }
-        return out
+        return vertices.indices.map { edge($0, centroid: c) }
+    }
+
+    /// Edge `i` (from vertex i to the next) as (start, end, outward unit normal), given the
+    /// `centroid`; for loops on hot paths, which `edges` would make allocate.
+    @inlinable public func edge(_ i: Int, centroid c: Vec2) -> (a: Vec2, b: Vec2, normal: Vec2) {
+        let a = vertices[i], b = vertices[i + 1 == vertices.count ? 0 : i + 1]
+        var n = Vec2(b.y - a.y, a.x - b.x).normalized
+        if (a - c).dot(n) < 0 { n = -n }
+        return (a, b, n)
     }
 
     /// Axis-aligned bounds (min, max).
