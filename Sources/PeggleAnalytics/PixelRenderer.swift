@@ -28,6 +28,8 @@ public struct PixelRenderer: Sendable {
     public static let widthRange = 16...4096
     /// Pixels per board unit of the default picture (800 x 600 under the default rules).
     public static let defaultScale = 1.0
+    /// Tallest picture, pixels (the height follows the board's aspect ratio).
+    public static let maxHeight = 16_384
 
     /// A requested size outside `widthRange`.
     public struct SizeError: Error, Equatable, CustomStringConvertible {
@@ -56,11 +58,13 @@ public struct PixelRenderer: Sendable {
             w = width
         } else {
             let natural = (board.boardWidth * defaultScale).rounded()
-            w = natural.isFinite ? min(max(Int(natural), widthRange.lowerBound), widthRange.upperBound) : 800
+            let range = Double(widthRange.lowerBound)...Double(widthRange.upperBound)
+            w = natural.isFinite ? Int(min(max(natural, range.lowerBound), range.upperBound)) : 800
         }
-        let ratio = board.boardWidth > 0 && board.boardHeight.isFinite ? board.boardHeight / board.boardWidth : 0.75
-        let h = (Double(w) * ratio).rounded()
-        return (w, h.isFinite ? max(1, min(Int(h), 16 * widthRange.upperBound)) : 1)
+        let ratio = board.boardWidth > 0 && board.boardHeight > 0 ? board.boardHeight / board.boardWidth : 0.75
+        // Clamped before converting, so an extreme board cannot trap; no valid board comes near.
+        let h = min(max((Double(w) * ratio).rounded(), 1), Double(maxHeight))
+        return (w, h.isFinite ? Int(h) : 1)
     }
 
     /// Draws `state` and the ball paths of `shots` (the shots that led to it, in order, taken with
@@ -252,8 +256,10 @@ struct Canvas {
         let fx0 = lo.x * scale - pad, fx1 = hi.x * scale + pad
         let fy0 = lo.y * scale - pad, fy1 = hi.y * scale + pad
         guard fx0.isFinite, fx1.isFinite, fy0.isFinite, fy1.isFinite else { return nil }
-        let x0 = max(0, Int(max(fx0, -1).rounded(.down))), x1 = min(width, Int(min(fx1, Double(width) + 1).rounded(.up)))
-        let y0 = max(0, Int(max(fy0, -1).rounded(.down))), y1 = min(height, Int(min(fy1, Double(height) + 1).rounded(.up)))
+        // Clamped to just outside the picture before converting, so far-off shapes cannot trap.
+        let w = Double(width), h = Double(height)
+        let x0 = Int(min(max(fx0, 0), w).rounded(.down)), x1 = Int(min(max(fx1, 0), w).rounded(.up))
+        let y0 = Int(min(max(fy0, 0), h).rounded(.down)), y1 = Int(min(max(fy1, 0), h).rounded(.up))
         guard x0 < x1, y0 < y1 else { return nil }
         return (x0, x1, y0, y1)
     }

@@ -73,6 +73,13 @@ struct PixelRendererTests {
         let wide = try PixelRenderer.size(for: rules), narrow = try PixelRenderer.size(for: rules, width: 200)
         #expect(wide.width == 1000 && wide.height == 500)
         #expect(narrow.width == 200 && narrow.height == 100)
+        // The default width stays within the range; the height within maxHeight.
+        rules.physics.boardWidth = 100_000
+        #expect(try PixelRenderer.size(for: rules).width == PixelRenderer.widthRange.upperBound)
+        rules.physics.boardWidth = 10
+        rules.physics.boardHeight = 1e300
+        let tall = try PixelRenderer.size(for: rules)
+        #expect(tall.width == PixelRenderer.widthRange.lowerBound && tall.height == PixelRenderer.maxHeight)
         // Widths outside the range are refused, naming the width.
         for bad in [0, 15, 4097, -3] {
             #expect(throws: PixelRenderer.SizeError(width: bad)) { try r.render(g, width: bad, into: &buffer) }
