@@ -121,9 +121,13 @@ struct JSONWriter {
     /// The bytes of `floats` (little-endian float32, as every platform Swift runs on Linux stores
     /// them) as a base64 string value, encoded straight into the buffer.
     mutating func base64(_ floats: UnsafeBufferPointer<Float>) {
+        base64(bytes: UnsafeRawBufferPointer(floats))
+    }
+
+    /// `raw` as a base64 string value, encoded straight into the buffer.
+    mutating func base64(bytes raw: UnsafeRawBufferPointer) {
         value()
         bytes.append(UInt8(ascii: "\""))
-        let raw = UnsafeRawBufferPointer(floats)
         let n = raw.count
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: (n + 2) / 3 * 4))

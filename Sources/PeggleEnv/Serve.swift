@@ -9,8 +9,8 @@ import PeggleGame
 /// The `peggle serve` protocol: one JSON request per line in, one JSON reply per line out, in
 /// order (docs/protocol.md); with `"obs_encoding": "f32"` a reply carrying observations is
 /// followed by a binary frame of raw float32. A session holds at most one vector environment. It reads no files
-/// and writes nothing itself: the tool gives it a level loader and an SVG renderer, and moves the
-/// lines.
+/// and writes nothing itself: the tool gives it a level loader, an SVG renderer and (for the `rgb`
+/// render) a rasteriser, and moves the lines.
 public final class ServeSession {
     /// Protocol version, in the hello line and in docs/protocol.md.
     public static let protocolVersion = 1
@@ -21,9 +21,18 @@ public final class ServeSession {
     public typealias LevelLoader = (String) throws -> Level
     /// Draws a game state with its latest shots as SVG.
     public typealias SVGRenderer = (GameState, [ShotResult]) -> String
+    /// Draws a game state with its latest shots as RGB pixels into the buffer (resized to
+    /// `height * width * 3` bytes if needed; rows top to bottom, R G B per pixel), `width` pixels
+    /// wide (nil: the rasteriser's default), and returns the picture's size in pixels.
+    public typealias RGBRenderer = (GameState, [ShotResult], Int?, inout [UInt8]) throws -> (width: Int, height: Int)
+    /// Widths a `render` with format `rgb` may ask for, pixels.
+    public static let rgbWidths = 16...4096
 
     let loadLevel: LevelLoader
     let renderSVG: SVGRenderer
+    let renderRGB: RGBRenderer?
+    /// The pixels of the latest `rgb` render, reused from render to render.
+    var pixels: [UInt8] = []
     var vec: VectorEnv?
     var encoding = "json"
     /// `rows` (one info object per environment) or `columns` (Gymnasium's vector-info layout).
@@ -41,9 +50,11 @@ public final class ServeSession {
     /// (holding them longer would force a copy-on-write of every observation buffer).
     public private(set) var frame: [[Float]] = []
 
-    public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer) {
+    /// `renderRGB` nil: `render` with format `rgb` is refused (`bad_request`).
+    public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer, renderRGB: RGBRenderer? = nil) {
         self.loadLevel = loadLevel
         self.renderSVG = renderSVG
+        self.renderRGB = renderRGB
     }
 
     /// The first line the server sends.
@@ -506,13 +517,36 @@ public final class ServeSession {
         guard i < v.count else { throw Failure("bad_request", "render: env \(i) is outside 0..<\(v.count)") }
         let env = v.envs[i]
         guard let game = env.game else { throw Failure("not_reset", "render: call reset first") }
-        switch try Self.string(o["format"] ?? "svg", "format") {
+        let format = try Self.string(o["format"] ?? "svg", "format")
+        if let width = o["width"], !(width is NSNull), format != "rgb" {
+            throw Failure("bad_request", "render: \"width\" is \(width), but only format rgb takes a width")
+        }
+        switch format {
         case "svg":
             w.field("svg", renderSVG(game, env.lastShot.map { [$0] } ?? []))
         case "ansi":
             w.field("text", TextRenderer.render(game))
+        case "rgb":
+            guard let renderRGB else {
+                throw Failure("bad_request", "render: format rgb needs a rasteriser, and this server has none")
+            }
+            var width: Int?
+            if let v = o["width"], !(v is NSNull) { width = try Self.int(v, "width", default: 0, Self.rgbWidths) }
+            let size: (width: Int, height: Int)
+            do {
+                size = try renderRGB(game, env.lastShot.map { [$0] } ?? [], width, &pixels)
+            } catch {
+                throw Failure("bad_request", "render: \(error)")
+            }
+            guard size.width > 0, size.height > 0, pixels.count == size.width * size.height * 3 else {
+                throw Failure("internal", "render: the rasteriser gave \(pixels.count) bytes for \(size.width) x \(size.height) pixels")
+            }
+            w.field("width", size.width)
+            w.field("height", size.height)
+            w.key("rgb_b64")
+            pixels.withUnsafeBytes { w.base64(bytes: $0) }
         case let other:
-            throw Failure("bad_request", "render: format \"\(other)\" is not svg or ansi")
+            throw Failure("bad_request", "render: format \"\(other)\" is not svg, ansi or rgb")
         }
     }
 

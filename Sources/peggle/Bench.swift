@@ -52,6 +52,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Aim noise the greedy agent plans for with --greedy, radians (above 0: 8 shots per candidate).")
     var sigma = 0.0
 
+    @Flag(help: "Measure drawing one mid-game frame instead: the rasteriser (rgb) and the SVG renderer, ms per frame.")
+    var render = false
+
+    @Option(help: "Frames per run for --render.")
+    var renders = 200
+
+    @Option(help: "Picture width for --render, pixels (default: the rasteriser's, one pixel per board unit).")
+    var width: Int?
+
     @Option(help: "Environments for --vector and --serve.")
     var envs = 64
 
@@ -76,9 +85,12 @@ struct Bench: ParsableCommand {
         let lvl = try Files.loadLevel(level)
         guard decisions >= 1 else { throw UserError("--decisions: \(decisions) must be at least 1") }
         guard sigma.isFinite && sigma >= 0 else { throw UserError("--sigma: \(sigma) must be a number >= 0 (radians)") }
-        let rows = greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
+        guard renders >= 1 else { throw UserError("--renders: \(renders) must be at least 1") }
+        let rows = render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
         if let csv {
-            let cols = greedy
+            let cols = render
+                ? ["mode", "width", "height", "renders", "ms_per_rgb_render", "ms_per_svg_render"]
+                : greedy
                 ? ["mode", "threads", "sigma", "decisions", "simulations", "seconds", "ms_per_decision", "simulations_per_s"]
                 : vector || serve
                 ? ["mode", "envs", "threads", "batches", "shots", "seconds", "shots_per_s"]

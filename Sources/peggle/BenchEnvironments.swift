@@ -128,7 +128,7 @@ extension Bench {
             guard obj["ok"] as? Bool == true else { throw UserError("--serve: the server refused: \(String(decoding: rest, as: UTF8.self))") }
             return obj
         }
-        _ = try reader.withNextLine { _ in }  // hello
+        guard reader.withNextLine({ _ in }) else { throw UserError("--serve: the server closed the pipe before its hello") }
         let absolute = URL(fileURLWithPath: levelPath).path
         _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding)","info_layout":"columns","max_objects":\#(environmentConfig(try Files.loadLevel(levelPath)).encoder.maxObjects)}"#)
         _ = try request(#"{"cmd":"reset","seed":0}"#)

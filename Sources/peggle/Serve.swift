@@ -25,6 +25,7 @@ struct Serve: ParsableCommand {
         // fewer hand-offs between the two processes. Harmless when stdout is not a pipe.
         _ = fcntl(1, Self.setPipeSize, 1 << 20)
         let renderer = SVGRenderer()
+        var rasteriser = PixelRenderer()  // keeps its scratch from render to render
         let session = ServeSession(
             loadLevel: { path in
                 do {
@@ -33,7 +34,8 @@ struct Serve: ParsableCommand {
                     throw ServeLevelError(message: e.lines.joined(separator: "; "))
                 }
             },
-            renderSVG: { state, shots in renderer.render(state, shots: shots) })
+            renderSVG: { state, shots in renderer.render(state, shots: shots) },
+            renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) })
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }
 

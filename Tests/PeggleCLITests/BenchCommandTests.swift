@@ -44,9 +44,20 @@ struct BenchCommandTests {
         #expect(serve["shots"] as? Int == vector["shots"] as? Int)
     }
 
+    @Test("--render times the rasteriser and the SVG renderer on one mid-game frame")
+    func render() throws {
+        let r = try CLI.run(["bench", "--render", "--renders", "2", "--repeat", "1", "--width", "200", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let row = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(row["mode"] as? String == "render")
+        #expect(row["width"] as? Int == 200 && row["height"] as? Int == 150)
+        #expect((row["ms_per_rgb_render"] as? Double ?? 0) > 0 && (row["ms_per_svg_render"] as? Double ?? 0) > 0)
+    }
+
     @Test("bad options are refused with exit code 2",
           arguments: [["--scene", "cube"], ["--threads", "0"], ["--threads", "x"], ["--shots", "1"],
-                      ["--vector", "--envs", "0"], ["--serve", "--batches", "0"]])
+                      ["--vector", "--envs", "0"], ["--serve", "--batches", "0"], ["--render", "--width", "5"],
+                      ["--render", "--renders", "0"]])
     func badOptions(args: [String]) throws {
         let r = try CLI.run(["bench"] + args)
         #expect(r.status == 2)

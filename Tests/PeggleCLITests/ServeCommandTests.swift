@@ -116,4 +116,34 @@ struct ServeCommandTests {
             #expect(b.frame == Array(decoded), "reply \(b.reply["id"] ?? "?")")
         }
     }
+
+    @Test("render rgb: the real rasteriser's pixels as base64, no frame after the line; a bad width is refused")
+    func renderRGB() throws {
+        let make = #"{"id": 1, "cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 1, "max_objects": 40, "obs_encoding": "f32", "trajectory": true}"#
+        let requests = [make, #"{"id": 2, "cmd": "reset", "seed": 3}"#, #"{"id": 3, "cmd": "render", "format": "rgb"}"#,
+                        #"{"id": 4, "cmd": "step", "actions": [0.2]}"#, #"{"id": 5, "cmd": "render", "format": "rgb", "width": 200}"#,
+                        #"{"id": 6, "cmd": "render", "format": "rgb", "width": 5}"#]
+        let input = requests.joined(separator: "\n") + "\n"
+        let r = try Self.rawOutput(input)
+        #expect(r.status == 0)
+        let replies = try Self.replies(r.bytes)
+        #expect(replies.dropFirst().map { $0.reply["ok"] as? Bool } == [true, true, true, true, true, false])
+        #expect(replies.dropFirst().map(\.frame.count) == [0, 697 * 4, 0, 697 * 4, 0, 0])
+        let full = replies[3].reply, small = replies[5].reply
+        #expect(full["width"] as? Int == 800 && full["height"] as? Int == 600)
+        #expect(small["width"] as? Int == 200 && small["height"] as? Int == 150)
+        let pixels = Array(try #require(Data(base64Encoded: full["rgb_b64"] as? String ?? "")))
+        #expect(pixels.count == 800 * 600 * 3)
+        #expect(Array(try #require(Data(base64Encoded: small["rgb_b64"] as? String ?? ""))).count == 200 * 150 * 3)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[((y * 800 + x) * 3)..<((y * 800 + x) * 3 + 3)]) }
+        #expect(pixel(400, 320) == [0xff, 0x7a, 0x1a])  // an orange peg of first-steps, before any shot
+        #expect(pixel(400, 20) == [0xc9, 0xce, 0xd6])   // the cannon
+        #expect(pixel(400, 200) == [0x0e, 0x16, 0x26])  // the board
+        let error = try #require(replies[6].reply["error"] as? [String: Any])
+        #expect(error["code"] as? String == "bad_request")
+        #expect(error["message"] as? String == #""width" is 5; it must be in 16...4096"#)
+        // Another server, the same requests: the same pixels.
+        let again = try Self.replies(try Self.rawOutput(input).bytes)
+        #expect(again[5].reply["rgb_b64"] as? String == small["rgb_b64"] as? String)
+    }
 }

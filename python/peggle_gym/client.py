@@ -417,6 +417,22 @@ def decode_info_columns(columns: dict, num_envs: int) -> dict:
     return infos
 
 
+def decode_rgb(reply: dict) -> np.ndarray:
+    """A ``render`` reply of format ``rgb`` as a new, writable uint8 array of ``(height, width, 3)``."""
+    pixels = np.frombuffer(bytearray(base64.b64decode(reply["rgb_b64"])), dtype=np.uint8)
+    return pixels.reshape(int(reply["height"]), int(reply["width"]), 3)
+
+
+def checked_width(width: int | None, name: str) -> int | None:
+    """A picture width for the ``rgb`` render: an int or None (the server checks the range and
+    says so); ``name`` is the argument's, for the error."""
+    if width is None:
+        return None
+    if isinstance(width, bool) or not isinstance(width, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number of pixels or None, not {width!r}")
+    return int(width)
+
+
 def decode_info(info: dict) -> dict:
     """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
     vector `_add_info` makes an array typed after the first value it sees): ``angle`` always a

@@ -5,9 +5,10 @@ import os
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
-from .client import (start, action_values, decode_info, decode_obs, level_option, make_request,
-                     server_seed, space_from)
+from .client import (start, action_values, checked_width, decode_info, decode_obs, decode_rgb, level_option,
+                     make_request, server_seed, space_from)
 
 RESET_OPTIONS = ("level",)
 
@@ -33,9 +34,12 @@ class PeggleEnv(gym.Env):
         threads: server threads (one environment uses one).
         obs_encoding: ``"f32"`` (a binary frame after each reply line; fastest), ``"b64f32"``
             (base64 inside the line) or ``"json"`` (the same numbers as text).
-        render_mode: ``None`` or ``"ansi"`` (the server's 80 x 30 text picture with a status
-            line). There is no ``"rgb_array"``: the server draws SVG, and turning it into pixels
-            would need a rasteriser beyond numpy; use `render_svg`.
+        render_mode: ``None``, ``"ansi"`` (the server's 80 x 30 text picture with a status
+            line) or ``"rgb_array"`` (the board as a ``uint8`` array of ``(height, width, 3)``,
+            drawn by the server's rasteriser in the SVG picture's colours, without text).
+        render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (the server checks
+            it at the first `render`); the height follows the board (600 / 800 of the width).
+            ``None``: one pixel per board unit, 800 x 600.
         peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
             repository's ``.build/release/peggle``).
 
@@ -49,14 +53,14 @@ class PeggleEnv(gym.Env):
     outside the action space raise it with code ``bad_action`` (they are not clipped).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
                  level_order: str = "cycle", encoder: str = "objects", max_objects: int = 128,
                  reward: str = "progress", action: str = "continuous", bins: int = 31,
                  max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  threads: int = 1, obs_encoding: str = "f32", render_mode: str | None = None,
-                 peggle_path: str | os.PathLike | None = None):
+                 render_width: int | None = None, peggle_path: str | os.PathLike | None = None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if level is not None and levels is not None:
@@ -67,6 +71,7 @@ class PeggleEnv(gym.Env):
                               threads=threads, obs_encoding=obs_encoding, num_envs=1,
                               autoreset="disabled")
         self.render_mode = render_mode
+        self.render_width = checked_width(render_width, "render_width")
         self.client, made = start(peggle_path, fields)
         #: The levels' names, in order (``reset(options={"level": name})`` takes them).
         self.level_names: list[str] = list(made["levels"])
@@ -100,12 +105,26 @@ class PeggleEnv(gym.Env):
         return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
                 decode_info(reply["infos"][0]))
 
-    def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line)."""
+    def render(self) -> str | np.ndarray | None:
+        """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line); with
+        ``"rgb_array"``, as pixels (`render_rgb` at ``render_width``)."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; make the env with render_mode='ansi'")
+            gym.logger.warn("render() called without a render_mode; make the env with render_mode='ansi' "
+                            "or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb(self.render_width)
         return self.client.request("render", env=0, format="ansi")["text"]
+
+    def render_rgb(self, width: int | None = None) -> np.ndarray:
+        """The board as a new ``uint8`` array of ``(height, width, 3)`` (any render mode): pegs by
+        kind, the pegs the latest shot lit drawn bright where they were, its ball paths (with
+        ``trajectory=True``), bucket and cannon. ``width`` in pixels, 16 to 4096, else 800; the
+        height keeps the board's aspect ratio."""
+        fields = {"env": 0, "format": "rgb"}
+        if width is not None:
+            fields["width"] = checked_width(width, "width")
+        return decode_rgb(self.client.request("render", **fields))
 
     def render_svg(self) -> str:
         """The board and the latest shot's ball path as an SVG document (any render mode)."""

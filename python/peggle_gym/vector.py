@@ -9,8 +9,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (start, action_values, cores, decode_info, decode_info_columns, decode_obs, level_option,
-                     make_request, server_seed, space_from)
+from .client import (start, action_values, checked_width, cores, decode_info, decode_info_columns, decode_obs,
+                     decode_rgb, level_option, make_request, server_seed, space_from)
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -42,8 +42,10 @@ class PeggleVectorEnv(VectorEnv):
 
     ``reset(seed=s)`` gives environment i the seed ``s + i``. Infos are dicts of arrays with
     ``_key`` masks. Other arguments as for `PeggleEnv`; ``threads`` defaults to the cores this
-    process may use (results are identical for any thread count). ``render()`` with
-    ``render_mode="ansi"`` returns every environment's text picture in a tuple.
+    process may use (results are identical for any thread count). ``render()`` returns every
+    environment's picture in a tuple, as `gymnasium.vector.SyncVectorEnv` does: text with
+    ``render_mode="ansi"``, ``uint8`` arrays of ``(height, width, 3)`` with ``"rgb_array"``
+    (``render_width`` pixels wide, as for `PeggleEnv`).
     """
 
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
@@ -51,10 +53,10 @@ class PeggleVectorEnv(VectorEnv):
                  max_objects: int = 128, reward: str = "progress", action: str = "continuous",
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
-                 obs_encoding: str = "f32", render_mode: str | None = None,
+                 obs_encoding: str = "f32", render_mode: str | None = None, render_width: int | None = None,
                  peggle_path: str | os.PathLike | None = None, info_layout: str = "columns"):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode {render_mode!r} is not None, 'ansi' or 'rgb_array'")
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
         if info_layout not in ("columns", "rows"):
@@ -71,7 +73,8 @@ class PeggleVectorEnv(VectorEnv):
         self.client, made = start(peggle_path, fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "render_fps": 1, "autoreset_mode": mode_enum}
+        self.render_width = checked_width(render_width, "render_width")
+        self.metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1, "autoreset_mode": mode_enum}
         #: The levels' names, in order.
         self.level_names: list[str] = list(made["levels"])
         self.single_observation_space = space_from(made["observation_space"])
@@ -171,10 +174,13 @@ class PeggleVectorEnv(VectorEnv):
             infos = self._add_info(infos, decode_info(info), i)
         return obs, rewards, terminated, truncated, infos
 
-    def render(self) -> tuple[str, ...] | None:
-        """With ``render_mode="ansi"``, every environment's board as text."""
+    def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
+        """Every environment's board: as text with ``render_mode="ansi"``, as pixels with
+        ``"rgb_array"``."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return tuple(self.render_rgb(i, self.render_width) for i in range(self.num_envs))
         return tuple(self.render_text(i) for i in range(self.num_envs))
 
     def render_text(self, env: int = 0) -> str:
@@ -184,6 +190,14 @@ class PeggleVectorEnv(VectorEnv):
     def render_svg(self, env: int = 0) -> str:
         """Environment ``env``'s board and latest shot as an SVG document."""
         return self.client.request("render", env=int(env), format="svg")["svg"]
+
+    def render_rgb(self, env: int = 0, width: int | None = None) -> np.ndarray:
+        """Environment ``env``'s board and latest shot as a new ``uint8`` array of
+        ``(height, width, 3)`` (see `PeggleEnv.render_rgb`)."""
+        fields = {"env": int(env), "format": "rgb"}
+        if width is not None:
+            fields["width"] = checked_width(width, "width")
+        return decode_rgb(self.client.request("render", **fields))
 
     def close_extras(self, **kwargs: Any) -> None:
         client = getattr(self, "client", None)
