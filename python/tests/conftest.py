@@ -3,6 +3,7 @@ the binary the package finds: $PEGGLE_BIN when set (CI points it at the debug bu
 `peggle` on PATH, else the repository's .build/release/peggle."""
 import gc
 import os
+import warnings
 import pathlib
 import sys
 
@@ -96,3 +97,13 @@ def make_vec(peggle_bin):
     yield make
     for env in made:
         env.close()
+
+
+def checked(env, allowed=()):
+    """Runs gymnasium's check_env and fails on any warning whose text contains none of `allowed`."""
+    from gymnasium.utils.env_checker import check_env
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)
+    unexpected = [str(w.message) for w in caught if not any(a in str(w.message) for a in allowed)]
+    assert unexpected == []

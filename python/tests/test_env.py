@@ -1,24 +1,13 @@
 """PeggleEnv as a gymnasium.Env: the checker, spaces, steps, infos, rendering, registration."""
-import warnings
 from xml.etree import ElementTree
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import peggle_gym
 from peggle_gym import PeggleError
-from conftest import LEVEL, ROOT
-
-
-def checked(env, allowed=()):
-    """Runs check_env and fails on any warning whose text contains none of `allowed`."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        check_env(env)
-    unexpected = [str(w.message) for w in caught if not any(a in str(w.message) for a in allowed)]
-    assert unexpected == []
+from conftest import LEVEL, ROOT, checked
 
 
 def test_check_env_passes_on_the_unwrapped_env(make_env):

@@ -1,29 +1,18 @@
 """render_mode="rgb_array": the server's rasteriser as numpy arrays, in PeggleEnv and PeggleVectorEnv."""
-import warnings
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import peggle_gym
 from peggle_gym import PeggleError
-from conftest import LEVEL
+from conftest import LEVEL, checked
 
 ORANGE = [0xFF, 0x7A, 0x1A]   # SVGPalette.peg(.orange)
 CANNON = [0xC9, 0xCE, 0xD6]   # SVGPalette.cannon
 BOARD = [0x0E, 0x16, 0x26]    # SVGPalette.board
 # The first shot's colour (#ffe14d) as its path is drawn: at 0.9 opacity over the board.
 SHOT = 0.9 * np.array([0xFF, 0xE1, 0x4D]) + 0.1 * np.array(BOARD)
-
-
-def checked(env, allowed=()):
-    """Runs check_env and fails on any warning whose text contains none of `allowed`."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        check_env(env)
-    unexpected = [str(w.message) for w in caught if not any(a in str(w.message) for a in allowed)]
-    assert unexpected == []
 
 
 def path_pixels(frame: np.ndarray) -> int:
