@@ -116,42 +116,21 @@ struct JSONWriter {
         endArray()
     }
 
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// The bytes of `floats` (little-endian float32, as every platform Swift runs on Linux stores
-    /// them) as a base64 string value, encoded straight into the buffer.
-    mutating func base64(_ floats: UnsafeBufferPointer<Float>) {
-        base64(bytes: UnsafeRawBufferPointer(floats))
+    /// `floats`' bytes (little-endian float32, as every platform Swift runs on Linux stores
+    /// them) as a base64 string value, encoded straight into the buffer (see `Base64`).
+    mutating func base64(_ floats: UnsafeBufferPointer<Float>, threads: Int = 1) {
+        base64(bytes: UnsafeRawBufferPointer(floats), threads: threads)
     }
 
-    /// `raw` as a base64 string value, encoded straight into the buffer.
-    mutating func base64(bytes raw: UnsafeRawBufferPointer) {
+    /// `raw` as a base64 string value, encoded straight into the buffer, on up to `threads`
+    /// threads when it is large.
+    mutating func base64(bytes raw: UnsafeRawBufferPointer, threads: Int = 1) {
         value()
         bytes.append(UInt8(ascii: "\""))
-        let n = raw.count
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: (n + 2) / 3 * 4))
+        bytes.append(contentsOf: repeatElement(0, count: Base64.encodedCount(raw.count)))
         bytes.withUnsafeMutableBufferPointer { out in
-            Self.alphabet.withUnsafeBufferPointer { a in
-                var i = 0, o = start
-                while i + 3 <= n {
-                    let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
-                    out[o] = a[Int(v >> 18)]
-                    out[o + 1] = a[Int(v >> 12 & 63)]
-                    out[o + 2] = a[Int(v >> 6 & 63)]
-                    out[o + 3] = a[Int(v & 63)]
-                    i += 3
-                    o += 4
-                }
-                let rest = n - i
-                if rest > 0 {
-                    let v = UInt32(raw[i]) << 16 | (rest == 2 ? UInt32(raw[i + 1]) << 8 : 0)
-                    out[o] = a[Int(v >> 18)]
-                    out[o + 1] = a[Int(v >> 12 & 63)]
-                    out[o + 2] = rest == 2 ? a[Int(v >> 6 & 63)] : UInt8(ascii: "=")
-                    out[o + 3] = UInt8(ascii: "=")
-                }
-            }
+            Base64.encode(raw, into: UnsafeMutableBufferPointer(rebasing: out[start...]), threads: threads)
         }
         bytes.append(UInt8(ascii: "\""))
     }

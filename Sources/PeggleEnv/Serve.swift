@@ -446,7 +446,8 @@ public final class ServeSession {
             frame.append(values)
         } else if encoding == "b64f32" {
             w.key(key + "_b64")
-            values.withUnsafeBufferPointer { w.base64($0) }
+            // On the environments' own threads: the encoding is the serial part of a step.
+            values.withUnsafeBufferPointer { w.base64($0, threads: vec?.threads ?? 1) }
         } else {
             w.key(key)
             w.beginArray()
