@@ -175,6 +175,7 @@ func singleOrangeLevel() -> Level {
         let (doc, config) = trainedDocument()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linear-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("p.json").path
         try doc.json.write(toFile: path, atomically: true, encoding: .utf8)
         let loaded = try LinearAgent.load(path: path)
@@ -203,6 +204,7 @@ func singleOrangeLevel() -> Level {
         let doc = PolicyDocument(config: config, files: ["one.json"], state: state, evaluation: nil)
         #expect(!doc.complete)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("linear-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
         try doc.json.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: PolicyFileError(path: path, message: "training is not finished (iteration 1 of 2); rerun the same peggle train command to finish it")) {
             try LinearAgent.load(path: path)

@@ -6,6 +6,7 @@ struct BenchCommandTests {
     @Test("reports the fields the issue asks for, and the work does not depend on the thread count")
     func fieldsAndThreads() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("bench.csv")
         let r = try CLI.run(["bench", "--scene", "grid", "--shots", "24", "--threads", "1,2", "--repeat", "1",
                              "--json", "--csv", csv.path])

@@ -68,7 +68,7 @@ enum CLI {
                          stderr: String(decoding: e, as: UTF8.self))
     }
 
-    /// A fresh empty folder.
+    /// A fresh empty folder under the system temporary directory; each test removes its own with `defer`.
     static func tempDir() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("peggle-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -27,6 +27,7 @@ struct LevelCommandTests {
     func badLevelFile(name: String) throws {
         let bad = Self.badLevels.first { $0.name == name }!
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("\(name).json")
         try bad.text.write(to: file, atomically: true, encoding: .utf8)
         for args in [["level", "validate", file.path], ["play", file.path, "--angles", "0"]] {
@@ -40,6 +41,7 @@ struct LevelCommandTests {
     @Test("a level of 100,000 pegs is refused with one message about the count")
     func hugeLevel() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("huge.json")
         let pegs = (0..<100_000).map { "{\"kind\":\"orange\",\"x\":\($0 % 390 * 2 + 10),\"y\":\($0 / 390 * 2 + 60)}" }
         try CLI.levelText(pegs: pegs).write(to: file, atomically: true, encoding: .utf8)
@@ -62,6 +64,7 @@ struct LevelCommandTests {
     @Test("new, then edits: accepted edits rewrite the file, refused ones leave it byte for byte")
     func newAndEdit() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         var r = try CLI.run(["level", "new", "Edit Me"], cwd: dir)
         #expect(r.status == 0)
         let file = dir.appendingPathComponent("edit-me.json")
@@ -113,6 +116,7 @@ struct LevelCommandTests {
     @Test("editing a read-only level saves a uniquely named copy and leaves the original")
     func readOnlyCopy() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let original = try String(contentsOf: CLI.root.appendingPathComponent("Levels/bench-grid.json"), encoding: .utf8)
         try original.write(to: dir.appendingPathComponent("bench-grid.json"), atomically: true, encoding: .utf8)
         for expected in ["bench-grid-copy.json", "bench-grid-copy-2.json"] {

@@ -49,6 +49,7 @@ struct PlayCommandTests {
     @Test("a game that ends early says how many angles were not played")
     func gameOverEarly() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("one.json")
         try CLI.levelText(pegs: ["{\"kind\": \"orange\", \"x\": 400, \"y\": 300}"]).write(to: file, atomically: true, encoding: .utf8)
         let r = try CLI.run(["play", file.path, "--angles", "0,0,0"])

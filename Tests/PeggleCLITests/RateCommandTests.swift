@@ -21,6 +21,7 @@ struct RateCommandTests {
     @Test("a rerun adds nothing; a run stopped between batches resumes to the same totals")
     func rerunAndResume() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let whole = dir.appendingPathComponent("whole.sqlite"), parts = dir.appendingPathComponent("parts.sqlite")
         let first = try rate(whole, ["--threads", "2"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -48,6 +49,7 @@ struct RateCommandTests {
     @Test("kill -9 in the middle leaves a sound database, and the rerun completes with no duplicates")
     func killNine() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("killed.sqlite"), clean = dir.appendingPathComponent("clean.sqlite")
         let args = ["rate"] + Self.levels + ["--agents", "greedy", "--candidates", "6", "--refine", "0x0", "--samples", "2",
                                              "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2", "--threads", "2"]
@@ -84,6 +86,7 @@ struct RateCommandTests {
     @Test("a bad level is reported and skipped, the others are rated, and the exit code says so")
     func badLevelSkipped() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.json")
         try "{\"format\": 1, \"name\": \"Broken\"".write(to: bad, atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("r.sqlite")
@@ -98,6 +101,7 @@ struct RateCommandTests {
     @Test("a file that is not SQLite is refused and left byte for byte as it was")
     func notADatabase() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("notes.sqlite")
         let text = "these are my notes, not a database\n"
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -118,6 +122,7 @@ struct RateCommandTests {
           ])
     func badOptions(args: [String], message: String) throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("x.sqlite")
         let r = try CLI.run(["rate", "Levels/first-steps.json", "--db", db.path] + args)
         #expect(r.status == 2)

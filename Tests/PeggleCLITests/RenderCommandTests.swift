@@ -13,6 +13,7 @@ struct RenderCommandTests {
     @Test("draws a level and its shots as a well-formed SVG, the same bytes for the same input")
     func rendersShots() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let a = dir.appendingPathComponent("a.svg"), b = dir.appendingPathComponent("b.svg")
         for out in [a, b] {
             let r = try CLI.run(["render", "Levels/upside-down.json", "--angles", "0.9,0.55", "--seed", "1", "-o", out.path])
@@ -32,6 +33,7 @@ struct RenderCommandTests {
     @Test("draws a level with no shots")
     func rendersLevel() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("level.svg")
         let r = try CLI.run(["render", "Levels/fortress.json", "-o", out.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -48,6 +50,7 @@ struct RenderCommandTests {
           ])
     func badInput(args: [String]) throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.svg")
         let r = try CLI.run(["render"] + args + ["-o", out.path])
         #expect(r.status == 2)
@@ -58,6 +61,7 @@ struct RenderCommandTests {
     @Test("an invalid level writes nothing")
     func invalidLevel() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let level = dir.appendingPathComponent("bad.json")
         try CLI.levelText(pegs: ["{\"kind\": \"orange\", \"x\": 100, \"y\": 200, \"radius\": -5}"])
             .write(to: level, atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import Testing
 struct ReportCommandTests {
     /// A small rated database in a fresh folder.
     func ratedDB() throws -> (dir: URL, db: URL) {
-        let dir = try CLI.tempDir()
+        let dir = try CLI.tempDir()  // the caller removes it
         let db = dir.appendingPathComponent("r.sqlite")
         let r = try CLI.run(["rate", "Levels/first-steps.json", "Levels/springboard.json", "--agents", "random,greedy",
                              "--candidates", "8", "--refine", "1x2", "--samples", "2", "--episodes", "4",
@@ -22,6 +22,7 @@ struct ReportCommandTests {
     @Test("writes the two CSV files and a well-formed HTML page, one row and one section per level")
     func writesReports() throws {
         let (dir, db) = try ratedDB()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("reports/nested")
         let r = try CLI.run(["report", "--db", db.path, "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -44,6 +45,7 @@ struct ReportCommandTests {
     @Test("--format csv writes only the CSV files")
     func csvOnly() throws {
         let (dir, db) = try ratedDB()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("csv")
         #expect(try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
@@ -53,6 +55,7 @@ struct ReportCommandTests {
     @Test("a database from a newer Peggle Gym is refused and left unchanged")
     func newerSchema() throws {
         let (dir, db) = try ratedDB()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let q = try DatabaseQueue(path: db.path)
         try q.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')") }
         try q.close()
@@ -67,6 +70,7 @@ struct ReportCommandTests {
     @Test("bad input is refused with exit code 2 and no report is written")
     func badInput() throws {
         let (dir, db) = try ratedDB()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("plain.txt")
         try "x".write(to: file, atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [

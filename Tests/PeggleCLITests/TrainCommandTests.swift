@@ -17,6 +17,7 @@ struct TrainCommandTests {
     @Test("writes the policy with its encoder, levels, settings and evaluation, and the learning curve")
     func writesPolicyAndCurve() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("p.json").path
         let r = try CLI.run(tiny(out, iterations: 2))
         #expect(r.status == 0, "\(r.stderr)")
@@ -50,6 +51,7 @@ struct TrainCommandTests {
     @Test("rerunning continues a shorter run to the same weights, and a finished run is left alone")
     func resumes() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let resumed = dir.appendingPathComponent("resumed.json").path, straight = dir.appendingPathComponent("straight.json").path
         #expect(try CLI.run(tiny(resumed, iterations: 2)).status == 0)
         let again = try CLI.run(tiny(resumed, iterations: 3))
@@ -77,6 +79,7 @@ struct TrainCommandTests {
     @Test("settings other than the saved run's are refused, naming each difference")
     func otherSettingsRefused() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("p.json").path
         #expect(try CLI.run(tiny(out)).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -96,6 +99,7 @@ struct TrainCommandTests {
                       (["--eval-episodes", "0"], "--eval-episodes: 0 (must be at least 1)")])
     func badSettings(args: [String], message: String) throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("p.json").path
         let r = try CLI.run(tiny(out) + args)
         #expect(r.status == 2)
@@ -106,6 +110,7 @@ struct TrainCommandTests {
     @Test("bad weights files are refused naming the file and the problem")
     func badWeightsFiles() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.json").path
         #expect(try CLI.run(tiny(good)).status == 0)
         let level = CLI.root.appendingPathComponent("Levels/first-steps.json").path
@@ -154,6 +159,7 @@ struct TrainCommandTests {
     @Test("--evaluate prints the policy against the random agent per level")
     func evaluatesAgainstRandom() throws {
         let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.json").path
         #expect(try CLI.run(tiny(good)).status == 0)
         let r = try CLI.run(["train", "--evaluate", good, "--levels", CLI.root.appendingPathComponent("Levels").path,
