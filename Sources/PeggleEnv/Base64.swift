@@ -97,39 +97,33 @@ public enum Base64 {
     public static func decode(_ text: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutableRawBufferPointer) -> Bool {
         guard let count = decodedCount(text), count == dst.count else { return false }
         guard count > 0, let s = text.baseAddress, let d = dst.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
-        return values.withUnsafeBufferPointer { table in
-            let t = table.baseAddress!
-            // Every quad but the last is four alphabet characters making three bytes.
-            let whole = text.count / 4 - 1
+        // Every quad but the last is four alphabet characters making three bytes: two pair
+        // lookups each, an invalid pair reading 0xFFFF (above 12 bits).
+        let whole = text.count / 4 - 1
+        let bad = pairValues.withUnsafeBufferPointer { table -> UInt32 in
+            let p = table.baseAddress!, raw = UnsafeRawPointer(s)
             var bad: UInt32 = 0
-            var i = 0, o = 0
-            pairValues.withUnsafeBufferPointer { pairTable in
-                let p = pairTable.baseAddress!
-                let raw = UnsafeRawPointer(s)
-                for _ in 0..<whole {
-                    // Two pair lookups per quad; an invalid pair is 0xFFFF, above 12 bits.
-                    let hi = UInt32(p[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt16.self)))])
-                    let lo = UInt32(p[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i + 2, as: UInt16.self)))])
-                    bad |= hi | lo
-                    let v = hi << 12 | lo
-                    d[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    d[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    d[o + 2] = UInt8(truncatingIfNeeded: v)
-                    i += 4
-                    o += 3
-                }
+            for q in 0..<whole {
+                let hi = UInt32(p[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * q, as: UInt16.self)))])
+                let lo = UInt32(p[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * q + 2, as: UInt16.self)))])
+                bad |= hi | lo
+                let v = hi << 12 | lo
+                d[3 * q] = UInt8(truncatingIfNeeded: v >> 16)
+                d[3 * q + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                d[3 * q + 2] = UInt8(truncatingIfNeeded: v)
             }
-            if bad > 0xFFF { return false }
-            // The last quad, with its padding.
-            let last = count - o
-            let a = t[Int(s[i])], b = t[Int(s[i + 1])]
-            let c = last >= 2 ? t[Int(s[i + 2])] : 0, e = last == 3 ? t[Int(s[i + 3])] : 0
-            if (a | b | c | e) > 63 { return false }
-            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(e)
-            d[o] = UInt8(truncatingIfNeeded: v >> 16)
-            if last >= 2 { d[o + 1] = UInt8(truncatingIfNeeded: v >> 8) }
-            if last == 3 { d[o + 2] = UInt8(truncatingIfNeeded: v) }
-            return true
+            return bad
         }
+        if bad > 0xFFF { return false }
+        // The last quad, with its padding (already checked by `decodedCount`).
+        let i = 4 * whole, o = 3 * whole, last = count - o
+        let a = values[Int(s[i])], b = values[Int(s[i + 1])]
+        let c = last >= 2 ? values[Int(s[i + 2])] : 0, e = last == 3 ? values[Int(s[i + 3])] : 0
+        if (a | b | c | e) > 63 { return false }
+        let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(e)
+        d[o] = UInt8(truncatingIfNeeded: v >> 16)
+        if last >= 2 { d[o + 1] = UInt8(truncatingIfNeeded: v >> 8) }
+        if last == 3 { d[o + 2] = UInt8(truncatingIfNeeded: v) }
+        return true
     }
 }
