@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PeggleAnalytics", targets: ["PeggleAnalytics"]),
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
+        .library(name: "PeggleRating", targets: ["PeggleRating"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,12 +33,14 @@ let package = Package(
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution.
         .target(name: "PeggleAgents", dependencies: ["PeggleGame", "PeggleEnv", "CBLAS"]),
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
-        .target(name: "PeggleStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
+        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleAnalytics"]),
         // The command-line tool: owns files, the terminal and the process.
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics", "PeggleAgents", "PeggleStore",
+                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
+        .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
         // End-to-end: runs the built `peggle` binary as a user would.
         .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

@@ -8,12 +8,19 @@ public protocol Agent: Sendable {
     var kind: String { get }
     /// Everything that changes how it plays, as stable key/value text (the store's agent identity).
     var parameters: [String: String] { get }
+    /// Whether `choose` never draws from its `rng`; see the extension's default.
+    var choiceIgnoresRandomStream: Bool { get }
     /// The aim for the next shot, radians from straight down (positive toward +x), within
     /// `±game.rules.maxAim`, before any aim noise.
     func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double
 }
 
 extension Agent {
+    /// Whether `choose` never draws from its `rng` (and the board alone fixes the choice). The
+    /// first shot of every game of a level then has the same choice at a given sigma, which a
+    /// rater computes once. False unless an agent says otherwise.
+    public var choiceIgnoresRandomStream: Bool { false }
+
     /// "greedy(candidates=48,refine=2)": kind and sorted parameters, for people and for keys.
     public var label: String {
         parameters.isEmpty ? kind : kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"

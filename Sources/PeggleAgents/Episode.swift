@@ -1,65 +1,46 @@
 import PeggleGame
 
-/// One shot of an episode, as the store keeps it.
-public struct ShotRecord: Sendable, Equatable {
-    /// 0-based shot number.
-    public var index: Int
-    /// The agent's choice, radians, before noise.
-    public var chosen: Double
-    /// The angle fired: the choice plus aim noise, clamped to the aim range, radians.
-    public var angle: Double
-    public var hits: KindCounts
-    public var points: Int
-    /// Free balls this shot earned (bucket catches plus score thresholds).
-    public var freeBalls: Int
-    /// Balls caught by the bucket this shot.
-    public var caught: Int
-    public var orangeCleared: Int
-    /// Game seconds the shot took.
-    public var seconds: Double
-}
-
-/// How one game went.
-public struct EpisodeResult: Sendable, Equatable {
-    public var status: GameStatus
-    public var won: Bool { status == .won }
-    /// Stopped at the runner's shot cap with the game still going.
-    public var truncated: Bool
-    public var score: Int
-    public var shots: Int
-    public var orangeCleared: Int
-    public var orangeTotal: Int
-    /// Classic: balls the game cost, net of free balls (starting balls minus balls left).
-    /// Other modes: shots taken.
-    public var ballsUsed: Int
-    /// Game time over all shots, seconds.
-    public var gameSeconds: Double
-    public var shotRecords: [ShotRecord]
-    /// Orange pegs cleared over orange pegs on the level (1 when the level has none).
-    public var orangeFraction: Double { orangeTotal == 0 ? 1 : Double(orangeCleared) / Double(orangeTotal) }
-}
-
 /// Plays whole games with an agent and aim noise.
 public enum Episode {
     /// The default shot cap: classic games end long before it unless free balls keep coming.
     public static let defaultMaxShots = 200
 
-    /// Plays one game of `level`. `seed` alone fixes everything: the game's random events, the
-    /// agent's stream and the aim noise each get their own generator derived from it, so the same
-    /// seed, agent and sigma give the same episode on any thread.
-    /// - Parameter sigma: aim noise, radians: a normal variate times sigma is added to every
-    ///   chosen angle (then clamped to the aim range). It models a less precise player.
+    /// Plays one game of `level` (validated and built for this game alone; to play many games
+    /// of one level, prepare it once and use `play(_:prepared:seed:sigma:maxShots:firstChoice:)`).
     public static func play(_ agent: some Agent, level: Level, rules: Rules = Rules(), seed: UInt64,
-                            sigma: Double = 0, maxShots: Int = defaultMaxShots) throws(LevelFormatError) -> EpisodeResult {
+                            sigma: Double = 0, maxShots: Int = defaultMaxShots) throws(LevelFormatError) -> PlayedGame {
+        play(agent, prepared: try PreparedLevel(level, rules: rules), seed: seed, sigma: sigma, maxShots: maxShots)
+    }
+
+    /// Plays one game of a prepared level. `seed` alone fixes everything: the game's random
+    /// events, the agent's stream and the aim noise each get their own generator derived from it,
+    /// so the same seed, agent and sigma give the same game on any thread.
+    /// - Parameters:
+    ///   - sigma: aim noise, radians: a normal variate times sigma is added to every chosen angle
+    ///     (then clamped to the aim range). It models a less precise player.
+    ///   - firstChoice: the agent's first choice when the caller already knows it (radians, before
+    ///     noise). Only for agents with `choiceIgnoresRandomStream`: every game of a level starts
+    ///     from the same board, so such an agent makes the same first choice at a given sigma in
+    ///     every game, and a rater computes it once.
+    public static func play(_ agent: some Agent, prepared: PreparedLevel, seed: UInt64, sigma: Double = 0,
+                            maxShots: Int = defaultMaxShots, firstChoice: Double? = nil) -> PlayedGame {
         precondition(sigma >= 0 && sigma.isFinite, "sigma must be a finite number >= 0")
+        precondition(firstChoice == nil || agent.choiceIgnoresRandomStream, "a first choice given for an agent that draws randomness")
         var master = SeededGenerator(seed: seed)
         let gameSeed = master.next(), agentSeed = master.next(), noiseSeed = master.next()
-        var game = try GameState(level: level, rules: rules, seed: gameSeed)
+        var game = prepared.newGame(seed: gameSeed)
         var agentRNG = SeededGenerator(seed: agentSeed)
         var noise = SeededGenerator(seed: noiseSeed)
-        var records: [ShotRecord] = []
+        let rules = prepared.rules
+        var log: [PlayedShot] = []
         while !game.isOver && game.shotsTaken < maxShots {
-            let chosen = agent.choose(game, context: ShotContext(shots: game.shotsTaken, maxShots: maxShots, sigma: sigma), rng: &agentRNG)
+            let chosen: Double
+            if game.shotsTaken == 0, let firstChoice {
+                chosen = firstChoice
+            } else {
+                chosen = agent.choose(game, context: ShotContext(shots: game.shotsTaken, maxShots: maxShots, sigma: sigma),
+                                      rng: &agentRNG)
+            }
             // One variate per shot even at sigma 0, so the noise stream lines up across sigmas.
             let z = noise.nextGaussian()
             let limit = rules.maxAim
@@ -68,14 +49,24 @@ public enum Episode {
             do { r = try game.shoot(angle: angle) } catch {
                 preconditionFailure("agent \(agent.kind) aimed \(chosen): \(error)")
             }
-            records.append(ShotRecord(index: records.count, chosen: chosen, angle: angle, hits: r.hits, points: r.points,
-                                      freeBalls: r.freeBalls, caught: r.caught, orangeCleared: r.orangeCleared,
-                                      seconds: r.duration))
+            log.append(PlayedShot(index: log.count, chosen: chosen, angle: angle, hits: r.hits, points: r.points,
+                                  freeBalls: r.freeBalls, caught: r.caught, orangeCleared: r.orangeCleared,
+                                  seconds: r.duration))
         }
         var used = game.shotsTaken
-        if case let .classic(balls) = level.mode { used = balls - game.ballsLeft }
-        return EpisodeResult(status: game.status, truncated: !game.isOver, score: game.score, shots: game.shotsTaken,
-                             orangeCleared: game.orangeCleared, orangeTotal: game.orangeTotal, ballsUsed: used,
-                             gameSeconds: game.elapsed, shotRecords: records)
+        if case let .classic(balls) = prepared.level.mode { used = balls - game.ballsLeft }
+        return PlayedGame(levelHash: prepared.hash, levelName: prepared.level.name, agentKind: agent.kind,
+                          agentLabel: agent.label, seed: seed, sigma: sigma, status: game.status, score: game.score,
+                          shots: game.shotsTaken, orangeCleared: game.orangeCleared, orangeTotal: game.orangeTotal,
+                          ballsUsed: used, gameSeconds: game.elapsed, shotLog: log)
+    }
+
+    /// The first choice of `agent` on `prepared` at aim noise `sigma`: what every game's first
+    /// shot chooses when the agent ignores its random stream (see `play`'s `firstChoice`).
+    public static func firstChoice(_ agent: some Agent, prepared: PreparedLevel, sigma: Double,
+                                   maxShots: Int = defaultMaxShots) -> Double {
+        precondition(agent.choiceIgnoresRandomStream, "the first choice of an agent that draws randomness depends on the seed")
+        var unused = SeededGenerator(seed: 0)
+        return agent.choose(prepared.start, context: ShotContext(shots: 0, maxShots: maxShots, sigma: sigma), rng: &unused)
     }
 }

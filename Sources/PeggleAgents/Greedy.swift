@@ -1,4 +1,3 @@
-import Dispatch
 import PeggleGame
 
 /// One-shot lookahead: for each shot it fires candidate aims on copies of the game (a copy of a
@@ -17,8 +16,17 @@ import PeggleGame
 /// `angle + sigma * z_j`, with z_j the normal quantiles at (j - 1/2) / M: a fixed, stratified
 /// sample, so the choice is deterministic and every candidate is judged on the same offsets.
 ///
-/// Simulations per decision: `(candidates + refineRounds * refineCandidates)` times
-/// `noiseSamples` when sigma > 0 (48 + 2 x 8 = 64, or 512 with 8 samples, by default).
+/// **Screening under noise** (`screen`, off by default; 4 is the measured setting). Valuing every candidate on every offset
+/// costs `(candidates + refineRounds * refineCandidates) * noiseSamples` shots a decision (512 by
+/// default). With screening, each round's candidates are first valued on the two offsets nearest
+/// one standard deviation either side; only the best quarter (at least 2) are valued on all eight
+/// and can be chosen: 48 x 2 + 12 x 6 + 2 x (8 x 2 + 2 x 6) = 224 shots; but when a screened shot
+/// wins or loses the game, the whole round gets the full sample (a rare win among the other
+/// offsets is what decides such a shot, and two offsets cannot see it). A kept candidate's value
+/// is exactly the unscreened one; the choice differs only when the screen drops the candidate the
+/// full sample would have chosen (docs/agents.md measures how often, and what it does to sigma50).
+///
+/// Simulations per decision without noise: `candidates + refineRounds * refineCandidates` (64).
 public struct GreedyAgent: Agent {
     /// Angles in the coarse sweep (at least 2).
     public var candidates: Int
@@ -28,27 +36,32 @@ public struct GreedyAgent: Agent {
     public var refineCandidates: Int
     /// Shots per candidate when the episode has aim noise (at least 1).
     public var noiseSamples: Int
+    /// Under aim noise, screen each round's candidates on two offsets and value only the best
+    /// `1/screen` of them (at least 2) on every offset; 0 or 1: no screening.
+    public var screen: Int
     /// Threads simulating candidates in parallel. Never changes the choice, so it is not a parameter.
     public var threads: Int
 
     public init(candidates: Int = 48, refineRounds: Int = 2, refineCandidates: Int = 8, noiseSamples: Int = 8,
-                threads: Int = 1) {
-        precondition(candidates >= 2 && refineRounds >= 0 && refineCandidates >= 0 && noiseSamples >= 1 && threads >= 1)
+                screen: Int = 0, threads: Int = 1) {
+        precondition(candidates >= 2 && refineRounds >= 0 && refineCandidates >= 0 && noiseSamples >= 1 && screen >= 0
+                     && threads >= 1)
         self.candidates = candidates
         self.refineRounds = refineRounds
         self.refineCandidates = refineCandidates
         self.noiseSamples = noiseSamples
+        self.screen = screen
         self.threads = threads
     }
 
     public var kind: String { "greedy" }
+    /// The search is deterministic: it never draws from the stream it is handed.
+    public var choiceIgnoresRandomStream: Bool { true }
     public var parameters: [String: String] {
-        ["candidates": "\(candidates)", "refine": "\(refineRounds)x\(refineCandidates)", "samples": "\(noiseSamples)"]
-    }
-
-    /// Simulations per decision at aim noise `sigma`.
-    public func simulationsPerDecision(sigma: Double) -> Int {
-        (candidates + refineRounds * refineCandidates) * (sigma > 0 ? noiseSamples : 1)
+        var p = ["candidates": "\(candidates)", "refine": "\(refineRounds)x\(refineCandidates)", "samples": "\(noiseSamples)"]
+        // Screening changes what the agent decides, so it is part of its identity when on.
+        if screen > 1 && noiseSamples >= 4 { p["screen"] = "\(screen)" }
+        return p
     }
 
     public func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double {
@@ -65,12 +78,31 @@ public struct GreedyAgent: Agent {
         noiseSamples == 1 ? [0] : (0..<noiseSamples).map { NormalQuantile.of((Double($0) + 0.5) / Double(noiseSamples)) }
     }
 
-    /// The best angle found and its value, with every angle tried in order (for tests and tools).
+    /// The offsets (indices into `noiseOffsets`) a screened candidate is first valued on: the two
+    /// nearest one standard deviation either side (a two-point quadrature of the normal).
+    var screenOffsets: [Int] {
+        guard noiseSamples >= 4 else { return Array(0..<noiseSamples) }
+        let z = noiseOffsets
+        let below = (0..<noiseSamples).min { abs(z[$0] + 1) < abs(z[$1] + 1) }!
+        return [below, noiseSamples - 1 - below]
+    }
+
+    /// The best angle found and its value, with every angle fully valued, in order (for tests and
+    /// tools), and the number of shots simulated.
     public func search(_ game: GameState, sigma: Double = 0) -> (angle: Double, value: Double, tried: [(angle: Double, value: Double)]) {
+        let r = searchCounting(game, sigma: sigma)
+        return (r.angle, r.value, r.tried)
+    }
+
+    /// `search`, with the shots it simulated.
+    public func searchCounting(_ game: GameState, sigma: Double = 0)
+        -> (angle: Double, value: Double, tried: [(angle: Double, value: Double)], simulations: Int) {
         let limit = game.rules.maxAim
         var tried: [(angle: Double, value: Double)] = []
+        var screenedOut: [Double] = []
+        var simulations = 0
         let coarse = coarseAngles(limit: limit)
-        tried += zip(coarse, evaluate(game, coarse, sigma: sigma)).map { ($0, $1) }
+        tried += valued(game, coarse, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut)
         var best = Self.best(tried)
         var half = 2 * limit / Double(candidates - 1)
         for _ in 0..<refineRounds where refineCandidates > 0 {
@@ -80,12 +112,60 @@ public struct GreedyAgent: Agent {
             var angles: [Double] = []
             for j in 0..<left { angles.append(center - Double(j + 1) / Double(left + 1) * half) }
             for j in 0..<right { angles.append(center + Double(j + 1) / Double(right + 1) * half) }
-            angles.removeAll { a in abs(a) > limit || tried.contains { $0.angle == a } }
-            tried += zip(angles, evaluate(game, angles, sigma: sigma)).map { ($0, $1) }
+            angles.removeAll { a in abs(a) > limit || tried.contains { $0.angle == a } || screenedOut.contains(a) }
+            tried += valued(game, angles, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut)
             best = Self.best(tried)
             half /= 2
         }
-        return (best.angle, best.value, tried)
+        return (best.angle, best.value, tried, simulations)
+    }
+
+    /// One round's candidates with their values. Without screening (or without noise) every
+    /// candidate is valued on every offset. With screening under noise, every candidate is first
+    /// valued on `screenOffsets`; the best `screenKeep(count)` by that screen (ties as `best`)
+    /// are valued on every offset and returned, in their order in `angles`; the others are
+    /// appended to `screenedOut`. A returned value is exactly what `evaluate` gives.
+    func valued(_ game: GameState, _ angles: [Double], sigma: Double, simulations: inout Int,
+                screenedOut: inout [Double]) -> [(angle: Double, value: Double)] {
+        guard sigma > 0, screen > 1, noiseSamples >= 4, angles.count > screenKeep(angles.count) else {
+            simulations += angles.count * (sigma > 0 ? noiseSamples : 1)
+            return Array(zip(angles, evaluate(game, angles, sigma: sigma)))
+        }
+        let first = screenOffsets, m = noiseSamples
+        let rest = (0..<m).filter { !first.contains($0) }
+        let screened = shots(game, angles, offsets: first, sigma: sigma)
+        simulations += angles.count * first.count
+        let screenValues = (0..<angles.count).map { i in screened[i * first.count..<(i + 1) * first.count].reduce(0, +) }
+        let order = Self.ranked(Array(zip(angles, screenValues)))
+        // When a screened shot wins or loses the game, the game is at stake in this round: a rare
+        // win among the unseen offsets is what decides, and two offsets cannot see it, so every
+        // candidate gets the full sample.
+        let atStake = screened.contains { abs($0) >= ShotValue.win / 2 }
+        let kept = order.prefix(atStake ? angles.count : screenKeep(angles.count)).sorted()
+        let keptAngles = kept.map { angles[$0] }
+        let more = shots(game, keptAngles, offsets: rest, sigma: sigma)
+        simulations += kept.count * rest.count
+        for i in order.dropFirst(kept.count) { screenedOut.append(angles[i]) }
+        return kept.enumerated().map { k, i in
+            // Every offset's shot in offset order, summed as `evaluate` sums them.
+            var values = [Double](repeating: 0, count: m)
+            for (q, j) in first.enumerated() { values[j] = screened[i * first.count + q] }
+            for (q, j) in rest.enumerated() { values[j] = more[k * rest.count + q] }
+            return (angles[i], values.reduce(0, +) / Double(m))
+        }
+    }
+
+    /// Candidates kept for the full noise sample out of `count` screened: a `screen`th, at least 2.
+    func screenKeep(_ count: Int) -> Int { max(2, (count + screen - 1) / screen) }
+
+    /// Indices of `values` from best to worst by `best`'s order.
+    static func ranked(_ values: [(angle: Double, value: Double)]) -> [Int] {
+        values.indices.sorted { a, b in
+            let x = values[a], y = values[b]
+            if x.value != y.value { return x.value > y.value }
+            if abs(x.angle) != abs(y.angle) { return abs(x.angle) < abs(y.angle) }
+            return x.angle < y.angle
+        }
     }
 
     /// The best of `tried`: highest value; ties go to the angle closest to straight down, then the
@@ -104,30 +184,28 @@ public struct GreedyAgent: Agent {
     /// Values of aiming at each angle on copies of `game`, in order (the mean over the noise
     /// offsets when sigma > 0), simulated in parallel over `threads`.
     public func evaluate(_ game: GameState, _ angles: [Double], sigma: Double = 0) -> [Double] {
-        let offsets = sigma > 0 ? noiseOffsets.map { $0 * sigma } : [0]
-        let m = offsets.count, limit = game.rules.maxAim
+        let m = sigma > 0 ? noiseSamples : 1
+        let values = shots(game, angles, offsets: Array(0..<m), sigma: sigma)
+        // Summed in a fixed order, so the thread count never changes a value.
+        return (0..<angles.count).map { i in values[i * m..<(i + 1) * m].reduce(0, +) / Double(m) }
+    }
+
+    /// The value of each angle shot at each of `offsets` (indices into `noiseOffsets`, scaled by
+    /// sigma; offset 0 when sigma is 0), angle-major, simulated in parallel over `threads`.
+    func shots(_ game: GameState, _ angles: [Double], offsets: [Int], sigma: Double) -> [Double] {
+        let scaled = sigma > 0 ? offsets.map { noiseOffsets[$0] * sigma } : [0]
+        let m = scaled.count, limit = game.rules.maxAim
         let jobs = angles.count * m
         var shots = [Double](repeating: 0, count: jobs)
         let run: @Sendable (Int) -> Double = { k in
-            Self.value(of: min(max(angles[k / m] + offsets[k % m], -limit), limit), on: game)
+            Self.value(of: min(max(angles[k / m] + scaled[k % m], -limit), limit), on: game)
         }
-        if threads <= 1 || jobs < 2 {
-            for k in 0..<jobs { shots[k] = run(k) }
-        } else {
-            let t = min(threads, jobs)
-            shots.withUnsafeMutableBufferPointer { buf in
-                nonisolated(unsafe) let dst = buf
-                DispatchQueue.concurrentPerform(iterations: t) { w in
-                    var k = w
-                    while k < jobs {  // strided: neighbouring angles often cost alike
-                        dst[k] = run(k)
-                        k += t
-                    }
-                }
-            }
+        shots.withUnsafeMutableBufferPointer { buf in
+            // Each job writes its own slot.
+            nonisolated(unsafe) let dst = buf
+            Parallel.forEach(jobs, threads: threads, chunksPerThread: .max) { k in dst[k] = run(k) }
         }
-        // Summed in a fixed order, so the thread count never changes a value.
-        return (0..<angles.count).map { i in shots[i * m..<(i + 1) * m].reduce(0, +) / Double(m) }
+        return shots
     }
 
     /// The value of shooting exactly `angle` from `game`, simulated on a copy.

@@ -1,6 +1,4 @@
-import Dispatch
 import PeggleGame
-import Synchronization
 
 /// Settings of a cross-entropy-method run. Everything here except `iterations` and `threads` must
 /// match to resume a saved run (more iterations extend it; threads never change a result).
@@ -210,15 +208,18 @@ public enum Trainer {
                                 sigma: Double = 0, rules: Rules = Rules(), maxShots: Int = Episode.defaultMaxShots,
                                 threads: Int = 1) -> Evaluation {
         let n = episodesPerLevel
+        // Each level is validated and built once; every game starts from a copy.
+        let prepared = levels.map { level in
+            do { return try PreparedLevel(level, rules: rules) } catch {
+                preconditionFailure("level \(level.name) is not valid: \(error)")
+            }
+        }
         var outcome = [(won: Bool, orange: Double)](repeating: (false, 0), count: levels.count * n)
         outcome.withUnsafeMutableBufferPointer { out in
             let shared = SharedBuffer(out)
             Parallel.forEach(levels.count * n, threads: threads) { i in
-                let r: EpisodeResult
-                do { r = try Episode.play(agent, level: levels[i / n], rules: rules, seed: firstSeed + UInt64(i % n),
-                                          sigma: sigma, maxShots: maxShots) } catch {
-                    preconditionFailure("level \(levels[i / n].name) is not valid: \(error)")
-                }
+                let r = Episode.play(agent, prepared: prepared[i / n], seed: firstSeed + UInt64(i % n), sigma: sigma,
+                                     maxShots: maxShots)
                 shared[i] = (r.won, r.orangeFraction)
             }
         }
@@ -251,16 +252,19 @@ public enum Trainer {
         let f = AimEncoder.featureCount, bins = config.encoder.bins
         precondition(weights.count == members * f)
         let agent = LinearAgent(weights: [Float](repeating: 0, count: f), encoder: config.encoder, jitter: config.jitter)
+        // Each level is validated and built once; every game starts from a copy.
+        let prepared = config.levels.map { level in
+            do { return try PreparedLevel(level, rules: config.rules) } catch {
+                preconditionFailure("level \(level.name) is not valid: \(error)")
+            }
+        }
         var games: [BatchGame] = []
         games.reserveCapacity(members * episodes.count)
         for m in 0..<members {
             for e in episodes {
                 var master = SeededGenerator(seed: e.seed)
                 let gameSeed = master.next(), agentSeed = master.next(), noiseSeed = master.next()
-                let game: GameState
-                do { game = try GameState(level: config.levels[e.level], rules: config.rules, seed: gameSeed) } catch {
-                    preconditionFailure("level \(config.levels[e.level].name) is not valid: \(error)")
-                }
+                let game = prepared[e.level].newGame(seed: gameSeed)
                 games.append(BatchGame(game: game, agentRNG: SeededGenerator(seed: agentSeed),
                                        noise: SeededGenerator(seed: noiseSeed), member: m))
             }
@@ -353,26 +357,4 @@ struct SharedBuffer<T>: @unchecked Sendable {
 struct SharedReadBuffer<T>: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<T>
     init(_ buffer: UnsafeBufferPointer<T>) { self.buffer = buffer }
-}
-
-enum Parallel {
-    /// Calls `body(i)` for every i in 0..<count on up to `threads` threads, which take small
-    /// contiguous chunks from a shared counter (episodes vary tenfold in length). `body` must
-    /// touch only index i's memory; the result then cannot depend on who ran what.
-    static func forEach(_ count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
-        let workers = max(1, min(threads, count))
-        if workers == 1 {
-            for i in 0..<count { body(i) }
-            return
-        }
-        let chunks = min(count, workers * 8)
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                if c >= chunks { break }
-                for i in (count * c / chunks)..<(count * (c + 1) / chunks) { body(i) }
-            }
-        }
-    }
 }

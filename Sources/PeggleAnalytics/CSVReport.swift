@@ -1,3 +1,5 @@
+import PeggleGame
+
 /// CSV files of ratings and episodes, RFC 4180: comma-separated, CRLF after every record (the last
 /// too), a header record, fields quoted only when they need it. Numbers are written without a
 /// locale or exponent; docs/metrics.md lists the columns and their units.
@@ -26,41 +28,43 @@ public enum CSVReport {
     public static let difficultyKinds = ["random", "greedy", "linear"]
 
     /// The columns of one agent kind in difficulty.csv, each prefixed by the kind and "_".
-    public static let agentColumns = ["agent", "sigma_rad", "episodes", "wins", "win_rate", "win_low", "win_high",
-                                      "orange_fraction", "mean_score"]
+    public static let agentColumns = ["agent", "games", "sigma_rad", "episodes", "wins", "win_rate", "win_low",
+                                      "win_high", "orange_fraction", "mean_score"]
 
     /// The header of difficulty.csv.
     public static var difficultyHeader: [String] {
-        ["rank", "level", "level_hash", "tier", "difficulty", "sigma50_relation", "sigma50_rad", "skill_agent",
-         "skill_sigmas", "skill_episodes"]
+        ["rank", "level", "level_hash", "tier", "tier_span", "difficulty", "sigma50_relation", "sigma50_rad",
+         "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
+         "skill_sigmas", "skill_games"]
             + difficultyKinds.flatMap { kind in agentColumns.map { kind + "_" + $0 } }
             + ["warnings"]
     }
 
     /// difficulty.csv: the header, then one record per level in the order given (`DifficultyRater`
     /// sorts hardest first). Each agent kind's columns describe its headline row
-    /// (`LevelRating.atBestAim(kind:)`: its main label at its smallest sigma) and are empty when the
-    /// kind did not play the level.
+    /// (`LevelRating.atBestAim(kind:)`: its main label at its smallest sigma) plus the games that
+    /// label played at every sigma, and are empty when the kind did not play the level.
     public static func difficulty(_ ratings: [LevelRating]) -> String {
         var out = record(difficultyHeader)
         for r in ratings {
             var row = [r.rank.map(String.init) ?? "", r.levelName, r.levelHash, r.tier.rawValue,
-                       r.difficulty.map { number($0, 4) } ?? ""]
+                       r.tierSpan.map(\.rawValue).joined(separator: " to "), r.difficulty.map { number($0, 4) } ?? ""]
             switch r.sigma50 {
-            case let .value(s): row += ["=", number(s, 6)]
-            case let .atLeast(s): row += [">=", number(s, 6)]
-            case let .below(s): row += ["<", number(s, 6)]
-            case .unknown: row += ["", ""]
+            case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6), ""]
+            case let .below(b, p): row += ["<", number(b, 6), "", number(b, 6), number(p, 4)]
+            case let .above(b, p): row += [">", number(b, 6), number(b, 6), "", number(p, 4)]
+            case .unknown: row += ["", "", "", "", ""]
             }
             if let skill = r.skill {
-                row += [skill.agentLabel, String(skill.points.count), String(skill.points.reduce(0) { $0 + $1.episodes })]
+                row += [number(skill.fit.slope, 3), number(skill.fit.ceiling, 4), number(skill.fit.floor, 4), skill.agentLabel,
+                        String(skill.points.count), String(skill.fit.games)]
             } else {
-                row += ["", "0", "0"]
+                row += ["", "", "", "", "0", "0"]
             }
             for kind in difficultyKinds {
                 if let a = r.atBestAim(kind: kind) {
-                    row += [a.agentLabel, number(a.sigma, 6), String(a.episodes), String(a.wins), number(a.winRate, 4),
-                            number(a.winInterval.lowerBound, 4), number(a.winInterval.upperBound, 4),
+                    row += [a.agentLabel, String(r.games(kind: kind)), number(a.sigma, 6), String(a.episodes), String(a.wins),
+                            number(a.winRate, 4), number(a.winInterval.lowerBound, 4), number(a.winInterval.upperBound, 4),
                             number(a.orangeFraction, 4), number(a.meanScore, 2)]
                 } else {
                     row += Array(repeating: "", count: agentColumns.count)
@@ -79,11 +83,11 @@ public enum CSVReport {
 
     /// episodes.csv: the header, then one record per episode in the order given. `won` is "true" or
     /// "false"; the seed is the full unsigned 64-bit value in decimal.
-    public static func episodes(_ outcomes: [EpisodeOutcome]) -> String {
+    public static func episodes(_ outcomes: [PlayedGame]) -> String {
         var out = record(episodesHeader)
         for e in outcomes {
             out += record([e.levelHash, e.levelName, e.agentKind, e.agentLabel, number(e.sigma, 6), String(e.seed),
-                           e.status, e.won ? "true" : "false", String(e.score), String(e.shots),
+                           e.status.rawValue, e.won ? "true" : "false", String(e.score), String(e.shots),
                            String(e.orangeCleared), String(e.orangeTotal), String(e.ballsUsed),
                            number(e.gameSeconds, 4)])
         }

@@ -15,7 +15,7 @@ public enum HTMLReport {
     /// entities), so an XML parser reads it. All text is escaped. Deterministic: no clock; the
     /// date, if wanted, is one of `facts`.
     public static func render(_ ratings: [LevelRating], levels: [String: Level], facts: [(String, String)],
-                              rules: Rules = Rules(), minEpisodes: Int = 20) -> String {
+                              rules: Rules = Rules()) -> String {
         var out = "<!DOCTYPE html>\n"
         out += "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\" xml:lang=\"en\">\n<head>\n"
         out += "<meta charset=\"utf-8\"/>\n"
@@ -24,11 +24,13 @@ public enum HTMLReport {
         out += "<style>\n" + css + "</style>\n</head>\n<body>\n"
 
         // Header.
-        let episodes = ratings.reduce(0) { $0 + $1.agents.reduce(0) { $0 + $1.episodes } }
+        let games = ratings.reduce(0) { $0 + $1.agents.reduce(0) { $0 + $1.episodes } }
         out += "<header>\n<h1>Level difficulty</h1>\n"
-        out += "<p class=\"lead\">\(ratings.count) level\(ratings.count == 1 ? "" : "s"), \(episodes) episode"
-        out += "\(episodes == 1 ? "" : "s"). Hardest first. <b>\u{3c3}50</b> is the aim noise (radians) at which the "
-        out += "skill agent's fitted win rate falls to one half: the smaller, the more precise a player must be.</p>\n"
+        out += "<p class=\"lead\">\(ratings.count) level\(ratings.count == 1 ? "" : "s"), \(games) game"
+        out += "\(games == 1 ? "" : "s"). Hardest first. <b>\u{3c3}50</b> is the aim noise (radians) at which the "
+        out += "skill agent, planning for its own noise, wins half its games: the smaller, the more precise a player must "
+        out += "be. It is given as the estimate with its 95% interval, from a psychometric function fitted to every "
+        out += "game (docs/metrics.md).</p>\n"
         if !facts.isEmpty {
             out += "<table class=\"facts\">\n"
             for (label, value) in facts { out += "<tr><th>\(esc(label))</th><td>\(esc(value))</td></tr>\n" }
@@ -39,15 +41,15 @@ public enum HTMLReport {
         // Summary.
         let labels = agentColumns(ratings)
         out += "<div class=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary-table\">\n<thead><tr>"
-        out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad)</th><th>Difficulty</th>"
+        out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad) [95%]</th><th>Skill games</th>"
         for label in labels { out += "<th class=\"agent\">\(esc(label))</th>" }
         out += "<th>Warnings</th></tr></thead>\n<tbody>\n"
         for (k, r) in ratings.enumerated() {
             out += "<tr><td class=\"num\">\(r.rank.map(String.init) ?? "\u{2013}")</td>"
             out += "<td><a href=\"#\(anchor(k))\">\(esc(r.levelName))</a></td>"
-            out += "<td>\(tierBadge(r.tier))</td>"
+            out += "<td>\(tierBadges(r))</td>"
             out += "<td class=\"num\">\(esc(SVGCharts.sigma50Text(r.sigma50)))</td>"
-            out += "<td class=\"num\">\(r.difficulty.map { SVGText.fixed($0, decimals: 3) } ?? "\u{2013}")</td>"
+            out += "<td class=\"num\">\(r.skill.map { String($0.fit.games) } ?? "\u{2013}")</td>"
             for label in labels {
                 let rows = r.agents.filter { $0.agentLabel == label }
                 if let a = rows.min(by: { $0.sigma < $1.sigma }) {
@@ -62,17 +64,21 @@ public enum HTMLReport {
             out += "<td class=\"num\">\(r.warnings.isEmpty ? "" : "<span class=\"warn\">\(r.warnings.count)</span>")</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
-        out += "<p class=\"note\">Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson "
-        out += "interval. Difficulty: 0 to 4, larger is harder (docs/metrics.md).</p>\n</div>\n"
+        out += "<p class=\"note\">Tier: from the \u{3c3}50 estimate; two badges when its 95% interval straddles a tier edge. "
+        out += "Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson interval.</p>\n</div>\n"
 
         // One section per level.
         for (k, r) in ratings.enumerated() {
             out += "<section class=\"level\" id=\"\(anchor(k))\" data-level-hash=\"\(esc(r.levelHash))\">\n"
-            out += "<h2>\(r.rank.map { "<span class=\"rank\">#\($0)</span> " } ?? "")\(esc(r.levelName)) \(tierBadge(r.tier))</h2>\n"
+            out += "<h2>\(r.rank.map { "<span class=\"rank\">#\($0)</span> " } ?? "")\(esc(r.levelName)) \(tierBadges(r))</h2>\n"
             out += "<p class=\"meta\">\u{3c3}50 <b>\(esc(SVGCharts.sigma50Text(r.sigma50)))</b>"
             if r.sigma50 != .unknown { out += " rad" }
-            out += " \u{b7} difficulty <b>\(r.difficulty.map { SVGText.fixed($0, decimals: 3) } ?? "\u{2013}")</b>"
-            if let skill = r.skill { out += " \u{b7} skill agent \(esc(skill.agentLabel))" }
+            if let skill = r.skill {
+                let f = skill.fit
+                out += " \u{b7} slope \(SVGText.number(f.slope, decimals: 2)) \u{b7} ceiling \(SVGText.fixed(f.ceiling, decimals: 2))"
+                out += " \u{b7} floor \(SVGText.fixed(f.floor, decimals: 2)) \u{b7} \(f.games) games (\(f.wins) won)"
+                out += " \u{b7} skill agent \(esc(skill.agentLabel))"
+            }
             out += " \u{b7} <span class=\"hash\">\(esc(r.levelHash))</span></p>\n"
             if !r.warnings.isEmpty {
                 out += "<ul class=\"warnings\">\n"
@@ -89,14 +95,16 @@ public enum HTMLReport {
             out += "</figure>\n"
             out += "<figure class=\"chart\">"
             if let skill = r.skill {
-                out += SVGCharts.skillCurve(skill, minEpisodes: minEpisodes)
+                out += SVGCharts.skillCurve(skill)
             } else {
                 out += "<p class=\"missing\">No skill curve: the skill agent did not play this level.</p>"
             }
             out += "</figure>\n"
-            out += "<figure class=\"chart\">" + SVGCharts.agentBars(r.agents) + "</figure>\n"
+            // One bar and one table row per agent at its best aim; the skill curve shows the rest.
+            let best = bestAim(r.agents)
+            out += "<figure class=\"chart\">" + SVGCharts.agentBars(best) + "</figure>\n"
             out += "</div>\n"
-            out += agentTable(r.agents)
+            out += agentTable(best, all: r.agents)
             out += "</section>\n"
         }
         out += "</main>\n<footer><p>Peggle Gym difficulty report. Every formula: docs/metrics.md.</p></footer>\n"
@@ -110,6 +118,17 @@ public enum HTMLReport {
 
     /// The id of the `k`th level's section (level names and hashes are not safe ids).
     static func anchor(_ k: Int) -> String { "level-\(k + 1)" }
+
+    /// The tier, or every tier the 95% interval of sigma50 reaches when it straddles an edge.
+    static func tierBadges(_ r: LevelRating) -> String {
+        r.tierSpan.count > 1 ? r.tierSpan.map(tierBadge).joined(separator: " ") : tierBadge(r.tier)
+    }
+
+    /// Each agent label's row at its smallest sigma, in the order given.
+    static func bestAim(_ agents: [AgentLevelStats]) -> [AgentLevelStats] {
+        var seen = Set<String>()
+        return agents.filter { seen.insert($0.agentLabel).inserted }
+    }
 
     static func tierBadge(_ tier: Tier) -> String {
         let cls = tier.rawValue.replacingOccurrencesOfSpace()
@@ -145,13 +164,17 @@ public enum HTMLReport {
             .replacingAll("url(#\(id))", with: "url(#\(id)-\(suffix))")
     }
 
-    static func agentTable(_ agents: [AgentLevelStats]) -> String {
-        var out = "<table class=\"agents\">\n<thead><tr><th>Agent</th><th>\u{3c3} (rad)</th><th>Episodes</th>"
+    /// One row per agent at its best aim (`rows`), with the games it played at every sigma (`all`).
+    static func agentTable(_ rows: [AgentLevelStats], all: [AgentLevelStats]) -> String {
+        var out = "<table class=\"agents\">\n<thead><tr><th>Agent</th><th>Games (\u{3c3}s)</th><th>\u{3c3} (rad)</th><th>Games</th>"
         out += "<th>Wins</th><th>Win rate [95%]</th><th>Orange cleared</th><th>Mean score</th><th>Median score</th>"
         out += "<th>Balls used on wins</th><th>Shots to win</th><th>Truncated</th></tr></thead>\n<tbody>\n"
         func opt(_ v: Double?) -> String { v.map { SVGText.fixed($0, decimals: 1) } ?? "\u{2013}" }
-        for a in agents {
-            out += "<tr><td>\(esc(a.agentLabel))</td><td class=\"num\">\(SVGText.number(a.sigma, decimals: 4))</td>"
+        for a in rows {
+            let mine = all.filter { $0.agentLabel == a.agentLabel }
+            out += "<tr><td>\(esc(a.agentLabel))</td>"
+            out += "<td class=\"num\">\(mine.reduce(0) { $0 + $1.episodes }) (\(mine.count))</td>"
+            out += "<td class=\"num\">\(SVGText.number(a.sigma, decimals: 5))</td>"
             out += "<td class=\"num\">\(a.episodes)</td><td class=\"num\">\(a.wins)</td>"
             out += "<td class=\"num\">\(SVGText.fixed(a.winRate, decimals: 2)) <span class=\"ci\">\(interval(a.winInterval))</span></td>"
             out += "<td class=\"num\">\(SVGText.fixed(a.orangeFraction, decimals: 2))</td>"

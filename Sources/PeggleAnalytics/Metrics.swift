@@ -1,56 +1,5 @@
-/// One stored episode, as the report sees it: plain values, so the analytics never depend on how
-/// episodes are stored.
-public struct EpisodeOutcome: Sendable, Equatable {
-    /// The level's content hash (the key that groups episodes into levels).
-    public var levelHash: String
-    public var levelName: String
-    /// "random", "greedy", "linear".
-    public var agentKind: String
-    /// The agent with its settings, e.g. "greedy(candidates=48,refine=2)"; distinct agents have
-    /// distinct labels.
-    public var agentLabel: String
-    /// Aim noise, radians (the standard deviation of the Gaussian added to every chosen angle).
-    public var sigma: Double
-    public var seed: UInt64
-    /// "won", "lost", or "playing" (stopped at the shot cap: truncated).
-    public var status: String
-    public var won: Bool
-    public var score: Int
-    public var shots: Int
-    public var orangeCleared: Int
-    public var orangeTotal: Int
-    /// Classic: balls the game cost net of free balls; other modes: shots taken.
-    public var ballsUsed: Int
-    /// Game time over all shots, seconds.
-    public var gameSeconds: Double
-
-    public init(levelHash: String, levelName: String, agentKind: String, agentLabel: String, sigma: Double,
-                seed: UInt64, status: String, won: Bool, score: Int, shots: Int, orangeCleared: Int,
-                orangeTotal: Int, ballsUsed: Int, gameSeconds: Double) {
-        self.levelHash = levelHash
-        self.levelName = levelName
-        self.agentKind = agentKind
-        self.agentLabel = agentLabel
-        self.sigma = sigma
-        self.seed = seed
-        self.status = status
-        self.won = won
-        self.score = score
-        self.shots = shots
-        self.orangeCleared = orangeCleared
-        self.orangeTotal = orangeTotal
-        self.ballsUsed = ballsUsed
-        self.gameSeconds = gameSeconds
-    }
-
-    /// Stopped at the shot cap with the game still going.
-    public var truncated: Bool { status == "playing" }
-
-    /// Orange pegs cleared over orange pegs on the level, 1 when the level has none.
-    public var orangeFraction: Double {
-        orangeTotal <= 0 ? 1 : Double(orangeCleared) / Double(orangeTotal)
-    }
-}
+import Foundation
+import PeggleGame
 
 /// The statistics the ratings are built from. docs/metrics.md gives every formula.
 public enum Stats {
@@ -86,34 +35,6 @@ public enum Stats {
         let s = xs.sorted()
         let m = s.count / 2
         return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
-    }
-
-    /// Weighted pool-adjacent-violators fit, non-increasing: the non-increasing sequence closest to
-    /// `ys` in weighted least squares. Adjacent values that rise are pooled into one block whose
-    /// value is the weighted mean of its members, until no block rises. A block whose weights are
-    /// all zero (or negative, treated as zero) takes the plain mean of its values.
-    public static func isotonicDecreasing(_ ys: [Double], weights: [Double]) -> [Double] {
-        precondition(ys.count == weights.count, "one weight per value")
-        struct Block { var sumWY: Double, sumW: Double, sumY: Double, count: Int
-            var value: Double { sumW > 0 ? sumWY / sumW : sumY / Double(count) }
-        }
-        var blocks: [Block] = []
-        for (y, w0) in zip(ys, weights) {
-            let w = max(w0, 0)
-            blocks.append(Block(sumWY: w * y, sumW: w, sumY: y, count: 1))
-            // Non-increasing: a block may not rise above the one before it.
-            while blocks.count > 1 && blocks[blocks.count - 2].value < blocks[blocks.count - 1].value {
-                let last = blocks.removeLast()
-                blocks[blocks.count - 1].sumWY += last.sumWY
-                blocks[blocks.count - 1].sumW += last.sumW
-                blocks[blocks.count - 1].sumY += last.sumY
-                blocks[blocks.count - 1].count += last.count
-            }
-        }
-        var out: [Double] = []
-        out.reserveCapacity(ys.count)
-        for b in blocks { out += repeatElement(b.value, count: b.count) }
-        return out
     }
 }
 
@@ -160,7 +81,7 @@ public struct AgentLevelStats: Sendable, Equatable {
     }
 
     /// The statistics of `episodes`, which must all be of one agent label at one sigma.
-    public init(_ episodes: [EpisodeOutcome]) {
+    public init(_ episodes: [PlayedGame]) {
         precondition(!episodes.isEmpty, "statistics of no episodes")
         let first = episodes[0]
         let wonEpisodes = episodes.filter(\.won)
@@ -186,73 +107,68 @@ public struct SkillPoint: Sendable, Equatable {
     public var winRate: Double
     /// Wilson 95% interval of the win rate.
     public var winInterval: ClosedRange<Double>
-    /// The weighted isotonic (non-increasing in sigma) fit of the win rate at this sigma.
-    public var fitted: Double
 
-    public init(sigma: Double, episodes: Int, wins: Int, winRate: Double, winInterval: ClosedRange<Double>,
-                fitted: Double) {
+    public init(sigma: Double, episodes: Int, wins: Int, winRate: Double, winInterval: ClosedRange<Double>) {
         self.sigma = sigma
         self.episodes = episodes
         self.wins = wins
         self.winRate = winRate
         self.winInterval = winInterval
-        self.fitted = fitted
     }
 }
 
-/// The aim noise (radians) at which the skill agent's fitted win rate falls to one half.
-public enum Sigma50: Sendable, Equatable {
-    /// Interpolated between the two sigmas where the fitted curve first crosses 1/2.
-    case value(Double)
-    /// The fitted win rate is still at least 1/2 at the largest sigma tried (this one).
-    case atLeast(Double)
-    /// The fitted win rate is under 1/2 already at the smallest sigma tried (this one).
-    case below(Double)
-    /// No skill data.
-    case unknown
+/// One point of a skill curve's band: the posterior quantiles of the win rate at one sigma.
+public struct BandPoint: Sendable, Equatable {
+    /// Aim noise, radians.
+    public var sigma: Double
+    /// 2.5% quantile, median, 97.5% quantile of the win probability.
+    public var low: Double
+    public var middle: Double
+    public var high: Double
 
-    /// The sigma it names, radians; nil for `.unknown`.
-    public var sigma: Double? {
-        switch self {
-        case let .value(s), let .atLeast(s), let .below(s): s
-        case .unknown: nil
-        }
+    public init(sigma: Double, low: Double, middle: Double, high: Double) {
+        self.sigma = sigma
+        self.low = low
+        self.middle = middle
+        self.high = high
     }
 }
 
-/// A level's skill curve: the skill agent's win rate against aim noise.
+/// A level's skill curve: the skill agent's games against aim noise, and the skill model fitted to them.
 public struct SkillCurve: Sendable, Equatable {
     public var agentLabel: String
-    /// By increasing sigma, one per sigma tried.
+    /// By increasing sigma, one per sigma played.
     public var points: [SkillPoint]
-    public var sigma50: Sigma50
+    /// The posterior summary: sigma50 with its interval, slope, ceiling, floor.
+    public var fit: SkillFit
+    /// The fitted win rate with its 95% band at `bandSigmas` (empty unless asked for).
+    public var band: [BandPoint]
 
-    public init(agentLabel: String, points: [SkillPoint], sigma50: Sigma50) {
+    /// Sigmas the band is drawn at: 0, then 12 per decade from `SkillModel.lowest` to `highest`.
+    public static let bandSigmas: [Double] = [0] + (0...36).map { SkillModel.lowest * pow(10, Double($0) / 12) }
+
+    public init(agentLabel: String, points: [SkillPoint], fit: SkillFit, band: [BandPoint]) {
         self.agentLabel = agentLabel
         self.points = points
-        self.sigma50 = sigma50
+        self.fit = fit
+        self.band = band
     }
 
-    /// The curve of one agent label's statistics (any order; one per sigma): points by sigma, the
-    /// isotonic fit weighted by episodes, and sigma50 from the fit.
-    public init(agentLabel: String, stats: [AgentLevelStats]) {
+    /// The curve of one agent label's statistics (any order; one per sigma): the posterior of the
+    /// skill model given every game, added by increasing sigma, so the result depends only on the
+    /// games and not on their order.
+    public init(agentLabel: String, stats: [AgentLevelStats], bands: Bool = false) {
         let sorted = stats.sorted { $0.sigma < $1.sigma }
-        let fit = Stats.isotonicDecreasing(sorted.map(\.winRate), weights: sorted.map { Double($0.episodes) })
-        let points = zip(sorted, fit).map { s, f in
-            SkillPoint(sigma: s.sigma, episodes: s.episodes, wins: s.wins, winRate: s.winRate,
-                       winInterval: s.winInterval, fitted: f)
-        }
-        self.init(agentLabel: agentLabel, points: points, sigma50: Self.sigma50(points))
+        var posterior = SkillPosterior()
+        for s in sorted { posterior.add(sigma: s.sigma, wins: s.wins, losses: s.episodes - s.wins) }
+        let points = sorted.map { SkillPoint(sigma: $0.sigma, episodes: $0.episodes, wins: $0.wins, winRate: $0.winRate,
+                                             winInterval: $0.winInterval) }
+        let band = bands ? zip(Self.bandSigmas, posterior.band(sigmas: Self.bandSigmas)).map {
+            BandPoint(sigma: $0, low: $1.low, middle: $1.middle, high: $1.high)
+        } : []
+        self.init(agentLabel: agentLabel, points: points, fit: posterior.summary(), band: band)
     }
 
-    /// Where the fitted curve of `points` (by increasing sigma) first falls below 1/2, linearly
-    /// interpolated in sigma between the last point at or above 1/2 and the first point below it.
-    public static func sigma50(_ points: [SkillPoint]) -> Sigma50 {
-        guard let first = points.first, let last = points.last else { return .unknown }
-        guard let i = points.firstIndex(where: { $0.fitted < 0.5 }) else { return .atLeast(last.sigma) }
-        guard i > 0 else { return .below(first.sigma) }
-        let a = points[i - 1], b = points[i]
-        let t = (a.fitted - 0.5) / (a.fitted - b.fitted)
-        return .value(a.sigma + (b.sigma - a.sigma) * t)
-    }
+    /// The skill curve's sigma50.
+    public var sigma50: Sigma50 { fit.sigma50 }
 }

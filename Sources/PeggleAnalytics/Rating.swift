@@ -1,3 +1,6 @@
+import Foundation
+import PeggleGame
+
 /// A level's difficulty class, from its sigma50 (see `TierEdges`).
 public enum Tier: String, Sendable, CaseIterable {
     case easy, medium, hard
@@ -30,14 +33,11 @@ public struct TierEdges: Sendable, Equatable {
         return .easy
     }
 
-    /// The tier of `sigma50`: `.below` is very hard, `.atLeast` easy, `.unknown` unrated.
-    public func tier(_ sigma50: Sigma50) -> Tier {
-        switch sigma50 {
-        case let .value(s): tier(sigma50: s)
-        case .below: .veryHard
-        case .atLeast: .easy
-        case .unknown: .unrated
-        }
+    /// Every tier that sigma50 values in `low...high` fall in, hardest first.
+    public func tiers(low: Double, high: Double) -> [Tier] {
+        let order: [Tier] = [.veryHard, .hard, .medium, .easy]
+        let a = order.firstIndex(of: tier(sigma50: low))!, b = order.firstIndex(of: tier(sigma50: high))!
+        return Array(order[a...b])
     }
 }
 
@@ -50,19 +50,21 @@ public struct LevelRating: Sendable, Equatable {
     public var agents: [AgentLevelStats]
     /// The skill agent's curve; nil when the skill agent never played the level.
     public var skill: SkillCurve?
-    /// A number that sorts levels, larger = harder, in 0...4 (docs/metrics.md): (3, 4] when sigma50
-    /// is below the smallest sigma tried, (1, 3] for an interpolated sigma50, [0, 1] when the skill
-    /// agent still wins half at the largest sigma tried; unrated levels are placed on the same scale
-    /// by the best agent's win rate. nil only when the level has no episodes.
+    /// -log10 of the sigma50 estimate (the posterior median, defined even for a bound): larger =
+    /// harder; sigma50 0.01 rad scores 2. nil when the level has no skill games.
     public var difficulty: Double?
     /// 1 = hardest; nil when `difficulty` is nil.
     public var rank: Int?
+    /// The tier of the sigma50 estimate (the posterior median); `.unrated` without skill games.
     public var tier: Tier
-    /// Why the rating may not be trusted, in words (too few episodes, no skill agent, ...).
+    /// Every tier the 95% interval of sigma50 reaches, hardest first: one when the measurement
+    /// decides the tier, more when the interval straddles an edge; empty when unrated.
+    public var tierSpan: [Tier]
+    /// Why the rating may not be trusted, in words.
     public var warnings: [String]
 
     public init(levelHash: String, levelName: String, agents: [AgentLevelStats], skill: SkillCurve?,
-                difficulty: Double?, rank: Int?, tier: Tier, warnings: [String]) {
+                difficulty: Double?, rank: Int?, tier: Tier, tierSpan: [Tier], warnings: [String]) {
         self.levelHash = levelHash
         self.levelName = levelName
         self.agents = agents
@@ -70,11 +72,12 @@ public struct LevelRating: Sendable, Equatable {
         self.difficulty = difficulty
         self.rank = rank
         self.tier = tier
+        self.tierSpan = tierSpan
         self.warnings = warnings
     }
 
     /// The skill curve's sigma50, `.unknown` without a curve.
-    public var sigma50: Sigma50 { skill?.sigma50 ?? .unknown }
+    public var sigma50: Sigma50 { skill?.fit.sigma50 ?? .unknown }
 
     /// The agent labels of `kind` on this level, the one with the most episodes first (ties by label).
     public func labels(kind: String) -> [String] {
@@ -89,44 +92,50 @@ public struct LevelRating: Sendable, Equatable {
         guard let label = labels(kind: kind).first else { return nil }
         return agents.filter { $0.agentLabel == label }.min { $0.sigma < $1.sigma }
     }
+
+    /// Games the kind's main label played on this level, over all its sigmas (0 when it did not).
+    public func games(kind: String) -> Int {
+        guard let label = labels(kind: kind).first else { return 0 }
+        return agents.filter { $0.agentLabel == label }.reduce(0) { $0 + $1.episodes }
+    }
 }
 
 /// How `DifficultyRater` rates.
 public struct RatingOptions: Sendable, Equatable {
-    /// The agent kind whose sigma sweep gives the skill curve.
+    /// The agent kind whose games give the skill curve.
     public var skillAgentKind: String
     /// Use this agent label for the skill curve (any kind). nil: the label of `skillAgentKind` with
     /// the most episodes on each level (ties by label).
     public var skillAgentLabel: String?
-    /// Episodes per skill point below which the level gets a warning.
-    public var minEpisodes: Int
     /// sigma50 thresholds of the tiers, radians.
     public var tierEdges: TierEdges
-    /// The sigma, radians, at which an interpolated sigma50 scores difficulty 2 (the middle of
-    /// the (1, 3] band): difficulty = 1 + 2 * referenceSigma / (referenceSigma + sigma50).
-    public var referenceSigma: Double
+    /// A value of sigma50 known less precisely than this factor either side gets a warning.
+    public var precision: Double
+    /// Compute each skill curve's band (the posterior quantiles of the win rate along sigma) for
+    /// the HTML chart: some milliseconds per level.
+    public var bands: Bool
 
-    public init(skillAgentKind: String = "greedy", skillAgentLabel: String? = nil, minEpisodes: Int = 20,
-                tierEdges: TierEdges = TierEdges(), referenceSigma: Double = 0.04) {
-        precondition(referenceSigma > 0, "referenceSigma must be > 0")
+    public init(skillAgentKind: String = "greedy", skillAgentLabel: String? = nil, tierEdges: TierEdges = TierEdges(),
+                precision: Double = 1.25, bands: Bool = false) {
         self.skillAgentKind = skillAgentKind
         self.skillAgentLabel = skillAgentLabel
-        self.minEpisodes = minEpisodes
         self.tierEdges = tierEdges
-        self.referenceSigma = referenceSigma
+        self.precision = precision
+        self.bands = bands
     }
 }
 
-/// Turns stored episodes into level ratings. docs/metrics.md is the specification.
+/// Turns stored games into level ratings. docs/metrics.md is the specification.
 public enum DifficultyRater {
     /// The agent kinds in the order reports list them; other kinds follow by name.
     public static let kindOrder = ["random", "greedy", "linear"]
 
-    /// Rates every level that appears in `outcomes` (grouped by level hash). Sorted hardest first
+    /// Rates every level that appears in `games` (grouped by level hash). Sorted hardest first
     /// (larger difficulty first; ties by level name, then hash), levels without a difficulty last.
-    public static func rate(_ outcomes: [EpisodeOutcome], options: RatingOptions = .init()) -> [LevelRating] {
-        let byLevel = Dictionary(grouping: outcomes, by: \.levelHash)
-        var ratings = byLevel.map { hash, episodes in rateLevel(hash: hash, episodes: episodes, options: options) }
+    /// The result depends only on the set of games, not on their order.
+    public static func rate(_ games: [PlayedGame], options: RatingOptions = .init()) -> [LevelRating] {
+        let byLevel = Dictionary(grouping: games, by: \.levelHash)
+        var ratings = byLevel.map { hash, games in rateLevel(hash: hash, games: games, options: options) }
         ratings.sort(by: harderFirst)
         var rank = 0
         for i in ratings.indices where ratings[i].difficulty != nil {
@@ -161,17 +170,17 @@ public enum DifficultyRater {
         var sigma: Double
     }
 
-    /// The rating of one level from its episodes (rank left nil).
-    static func rateLevel(hash: String, episodes: [EpisodeOutcome], options: RatingOptions) -> LevelRating {
-        // One name per level whatever the input order: the smallest if episodes disagree.
-        let name = episodes.map(\.levelName).min() ?? ""
-        let groups = Dictionary(grouping: episodes) { AgentKey(label: $0.agentLabel, sigma: $0.sigma) }
+    /// The rating of one level from its games (rank left nil).
+    static func rateLevel(hash: String, games: [PlayedGame], options: RatingOptions) -> LevelRating {
+        // One name per level whatever the input order: the smallest if games disagree.
+        let name = games.map(\.levelName).min() ?? ""
+        let groups = Dictionary(grouping: games) { AgentKey(label: $0.agentLabel, sigma: $0.sigma) }
         let agents = groups.values.map { AgentLevelStats($0) }.sorted(by: agentOrder)
         var warnings: [String] = []
 
         // The skill agent.
         let candidates = LevelRating(levelHash: hash, levelName: name, agents: agents, skill: nil, difficulty: nil,
-                                     rank: nil, tier: .unrated, warnings: []).labels(kind: options.skillAgentKind)
+                                     rank: nil, tier: .unrated, tierSpan: [], warnings: []).labels(kind: options.skillAgentKind)
         let skillLabel: String?
         if let pinned = options.skillAgentLabel {
             skillLabel = agents.contains { $0.agentLabel == pinned } ? pinned : nil
@@ -179,97 +188,58 @@ public enum DifficultyRater {
             skillLabel = candidates.first
             if candidates.count > 1, let label = candidates.first {
                 warnings.append("\(candidates.count) \(options.skillAgentKind) agents played this level: "
-                    + "the skill curve uses \(label) (most episodes)")
+                    + "the skill curve uses \(label) (most games)")
             }
         }
         var skill: SkillCurve?
+        var tier = Tier.unrated, span: [Tier] = []
         if let label = skillLabel {
-            let curve = SkillCurve(agentLabel: label, stats: agents.filter { $0.agentLabel == label })
+            let curve = SkillCurve(agentLabel: label, stats: agents.filter { $0.agentLabel == label }, bands: options.bands)
             skill = curve
-            for p in curve.points where p.episodes < options.minEpisodes {
-                warnings.append("only \(p.episodes) episode\(p.episodes == 1 ? "" : "s") at sigma \(format(p.sigma)): "
-                    + "rating uncertain (want >= \(options.minEpisodes))")
+            let fit = curve.fit
+            if fit.sigma50 != .unknown {
+                tier = options.tierEdges.tier(sigma50: fit.estimate)
+                span = options.tierEdges.tiers(low: fit.low, high: fit.high)
             }
-            if curve.points.count == 1 {
-                warnings.append("the skill curve has one sigma only (\(format(curve.points[0].sigma))): "
-                    + "sigma50 is only a bound")
+            switch fit.sigma50 {
+            case .value:
+                if fit.precision > options.precision {
+                    warnings.append("sigma50 is known only to a factor \(format(fit.precision, 2)) either side "
+                        + "(95% interval \(format(fit.low)) to \(format(fit.high)) rad; the target is \(format(options.precision, 2))): "
+                        + "play more games")
+                }
+            case let .below(b, p):
+                if b > SkillModel.lowest {
+                    warnings.append("sigma50 is only known to be below \(format(b)) rad (probability \(format(p, 3))): "
+                        + "the interval reaches below the measured range")
+                }
+            case let .above(b, p):
+                if b < SkillModel.highest {
+                    warnings.append("sigma50 is only known to be above \(format(b)) rad (probability \(format(p, 3))): "
+                        + "the interval reaches above the measured range")
+                }
+            case .unknown:
+                warnings.append("the skill games say nothing yet about sigma50: its interval covers the whole range")
             }
-            switch curve.sigma50 {
-            case let .below(s) where s > options.tierEdges.veryHard:
-                warnings.append("\(label) wins under half already at the smallest sigma tried, \(format(s)), "
-                    + "which is above the very-hard edge \(format(options.tierEdges.veryHard)): "
-                    + "try smaller sigmas; the tier may overstate the difficulty")
-            case let .atLeast(s) where s < options.tierEdges.medium:
-                warnings.append("\(label) still wins half at the largest sigma tried, \(format(s)), "
-                    + "which is below the easy edge \(format(options.tierEdges.medium)): "
-                    + "try larger sigmas; the tier may understate the difficulty")
-            default: break
+            if span.count > 1 {
+                warnings.append("the 95% interval of sigma50 straddles a tier edge: "
+                    + span.map(\.rawValue).joined(separator: " or "))
             }
         } else if let pinned = options.skillAgentLabel {
-            warnings.append("no episodes of the skill agent \(pinned): no skill curve, tier unrated")
+            warnings.append("no games of the skill agent \(pinned): no skill curve, tier unrated")
         } else {
-            warnings.append("no \(options.skillAgentKind) episodes: no skill curve, tier unrated")
+            warnings.append("no \(options.skillAgentKind) games: no skill curve, tier unrated")
         }
 
         let truncated = agents.reduce(0) { $0 + $1.truncated }
         if truncated > 0 {
-            warnings.append("\(truncated) of \(episodes.count) episodes stopped at the shot cap (counted as not won)")
+            warnings.append("\(truncated) of \(games.count) games stopped at the shot cap (counted as not won)")
         }
-
-        let sigma50 = skill?.sigma50 ?? .unknown
-        let difficulty = difficulty(sigma50: sigma50, skill: skill, agents: agents, options: options)
-        if case .unknown = sigma50, let best = bestPooled(agents) {
-            warnings.append("difficulty from the best agent's win rate: \(best.label) won "
-                + "\(best.wins) of \(best.episodes)")
-        }
+        let difficulty = skill.flatMap { $0.fit.games > 0 ? -log10($0.fit.estimate) : nil }
         return LevelRating(levelHash: hash, levelName: name, agents: agents, skill: skill, difficulty: difficulty,
-                           rank: nil, tier: options.tierEdges.tier(sigma50), warnings: warnings)
+                           rank: nil, tier: tier, tierSpan: span, warnings: warnings)
     }
 
-    /// The difficulty number (docs/metrics.md), larger = harder, in 0...4.
-    static func difficulty(sigma50: Sigma50, skill: SkillCurve?, agents: [AgentLevelStats],
-                           options: RatingOptions) -> Double? {
-        switch sigma50 {
-        case .below:
-            // Fitted win rate at the smallest sigma, under 1/2: 0 scores 4, just under 1/2 just over 3.
-            let f0 = skill?.points.first?.fitted ?? 0
-            return 3 + (1 - 2 * min(max(f0, 0), 0.5))
-        case let .value(s):
-            let r = options.referenceSigma
-            return 1 + 2 * r / (r + max(s, 0))
-        case .atLeast:
-            // The random agent's win rate over all its episodes; without random episodes, the skill
-            // agent's fitted win rate at the largest sigma.
-            let random = agents.filter { $0.agentKind == "random" }
-            let episodes = random.reduce(0) { $0 + $1.episodes }
-            let rate = episodes > 0
-                ? Double(random.reduce(0) { $0 + $1.wins }) / Double(episodes)
-                : (skill?.points.last?.fitted ?? 1)
-            return 1 - min(max(rate, 0), 1)
-        case .unknown:
-            guard let best = bestPooled(agents) else { return nil }
-            return 4 * (1 - best.rate)
-        }
-    }
-
-    /// The agent label with the highest win rate over all its sigmas (ties: more episodes, then label).
-    static func bestPooled(_ agents: [AgentLevelStats]) -> (label: String, wins: Int, episodes: Int, rate: Double)? {
-        var totals: [String: (wins: Int, episodes: Int)] = [:]
-        for a in agents {
-            totals[a.agentLabel, default: (0, 0)].wins += a.wins
-            totals[a.agentLabel, default: (0, 0)].episodes += a.episodes
-        }
-        let pooled = totals.compactMap { label, t in
-            t.episodes > 0 ? (label: label, wins: t.wins, episodes: t.episodes,
-                              rate: Double(t.wins) / Double(t.episodes)) : nil
-        }
-        return pooled.max { a, b in
-            if a.rate != b.rate { return a.rate < b.rate }
-            if a.episodes != b.episodes { return a.episodes < b.episodes }
-            return a.label > b.label
-        }
-    }
-
-    /// A sigma or rate for messages: up to 4 decimals, no trailing zeros.
-    static func format(_ v: Double) -> String { SVGText.number(v, decimals: 4) }
+    /// A sigma or rate for messages: up to `decimals` decimals, no trailing zeros.
+    static func format(_ v: Double, _ decimals: Int = 4) -> String { SVGText.number(v, decimals: decimals) }
 }

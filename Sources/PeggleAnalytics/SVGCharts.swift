@@ -1,4 +1,4 @@
-import Foundation  // log1p, for the sigma axis
+import Foundation  // log10 and pow, for the sigma axis
 
 /// The report's charts as SVG elements with no XML declaration, so they can sit inside an HTML
 /// page or be written as files of their own. Deterministic (same input, same bytes) and
@@ -16,43 +16,32 @@ public enum SVGCharts {
     static func n(_ v: Double) -> String { SVGText.number(v) }
     static func esc(_ s: String) -> String { SVGText.escape(s) }
 
-    /// The horizontal position of `sigma` on a skill chart, 0...1: log(1 + sigma/s0) over
-    /// log(1 + smax/s0), with s0 the smallest positive sigma. Linear near 0 and logarithmic past s0,
-    /// so a doubling sweep (0, 0.01, 0.02, 0.04, ...) is spread evenly and sigma 0 still has a place.
-    struct SigmaScale {
-        var s0: Double
-        var top: Double
-
-        init(_ sigmas: [Double]) {
-            s0 = sigmas.filter { $0 > 0 }.min() ?? 0.01
-            top = log1p(max(sigmas.max() ?? 0, s0) / s0)
-        }
-
-        func callAsFunction(_ sigma: Double) -> Double { log1p(max(sigma, 0) / s0) / top }
-    }
-
-    /// "0.035", "≥ 0.16", "< 0" or "unknown": sigma50 in radians, for people.
+    /// "0.035 (0.028–0.044)", "< 0.001", "> 1" or "unknown": sigma50 in radians, for people.
     public static func sigma50Text(_ s: Sigma50, decimals: Int = 3) -> String {
-        switch s {
-        case let .value(v): SVGText.number(v, decimals: decimals)
-        case let .atLeast(v): "\u{2265} " + SVGText.number(v, decimals: decimals)
-        case let .below(v): "< " + SVGText.number(v, decimals: decimals)
+        func f(_ v: Double) -> String { SVGText.significant(v, digits: 2, maxDecimals: decimals + 2) }
+        return switch s {
+        case let .value(v, low, high): "\(f(v)) (\(f(low))\u{2013}\(f(high)))"
+        case let .below(b, _): "< " + f(b)
+        case let .above(b, _): "> " + f(b)
         case .unknown: "unknown"
         }
     }
 
-    /// A skill curve as a line chart: the win rate (0...1) of each sigma as a dot with its Wilson
-    /// interval as an error bar over a shaded band, the isotonic fit as a line, the 1/2 line dashed,
-    /// and sigma50 marked where the fit crosses it (or an arrow at the edge for a bound). Dots of
-    /// sigmas with fewer than `minEpisodes` episodes are hollow. The sigma axis is
-    /// `SigmaScale`'s, labelled at every sigma tried with its episode count under it.
-    public static func skillCurve(_ curve: SkillCurve, minEpisodes: Int = 20, width: Double = 560,
+    /// A skill curve: the fitted win probability (the posterior median) with its 95% band against
+    /// aim noise on a log axis from `SkillModel.lowest` to `highest` (with a column for sigma 0 at
+    /// the left when games were played there), the games played as dots (area by games, colour by
+    /// win rate), the 1/2 line, the tier edges, and sigma50 with its interval on the 1/2 line (an
+    /// arrow at the edge for a bound).
+    public static func skillCurve(_ curve: SkillCurve, tierEdges: TierEdges = TierEdges(), width: Double = 560,
                                   height: Double = 330) -> String {
         let left = 58.0, right = 26.0, top = 54.0, bottom = 62.0
-        let pw = width - left - right, ph = height - top - bottom
-        let points = curve.points
-        let scale = SigmaScale(points.map(\.sigma))
-        func x(_ s: Double) -> Double { left + pw * scale(s) }
+        let zeroColumn = curve.points.contains { $0.sigma == 0 } ? 34.0 : 0
+        let pw = width - left - right - zeroColumn, ph = height - top - bottom
+        let lo = log10(SkillModel.lowest), hi = log10(SkillModel.highest)
+        let x0 = left + zeroColumn
+        func x(_ s: Double) -> Double {
+            s <= 0 ? left + zeroColumn / 2 : x0 + pw * (min(max(log10(s), lo), hi) - lo) / (hi - lo)
+        }
         func y(_ rate: Double) -> Double { top + ph * (1 - min(max(rate, 0), 1)) }
 
         let title = "Skill curve: win rate of \(curve.agentLabel) against aim noise"
@@ -63,100 +52,108 @@ public enum SVGCharts {
         var lx = 14.0
         let ly = 39.0
         out += "<circle cx=\"\(n(lx + 4))\" cy=\"\(n(ly - 4))\" r=\"3.5\" fill=\"\(pointColour)\"/>"
-        out += "<line x1=\"\(n(lx + 4))\" y1=\"\(n(ly - 11))\" x2=\"\(n(lx + 4))\" y2=\"\(n(ly + 3))\" stroke=\"\(fitColour)\" stroke-opacity=\"0.7\"/>\n"
-        out += text("win rate, 95% Wilson interval", x: lx + 13, y: ly, size: 10.5, fill: SVGPalette.text)
-        lx += 190
+        out += text("games (area: count)", x: lx + 13, y: ly, size: 10.5, fill: SVGPalette.text)
+        lx += 128
+        out += "<rect x=\"\(n(lx))\" y=\"\(n(ly - 9))\" width=\"18\" height=\"10\" fill=\"\(fitColour)\" fill-opacity=\"0.25\"/>"
         out += "<line x1=\"\(n(lx))\" y1=\"\(n(ly - 4))\" x2=\"\(n(lx + 18))\" y2=\"\(n(ly - 4))\" stroke=\"\(fitColour)\" stroke-width=\"2.5\"/>\n"
-        out += text("isotonic fit", x: lx + 24, y: ly, size: 10.5, fill: SVGPalette.text)
-        lx += 92
+        out += text("fit, 95% band", x: lx + 24, y: ly, size: 10.5, fill: SVGPalette.text)
+        lx += 100
         out += "<circle cx=\"\(n(lx + 5))\" cy=\"\(n(ly - 4))\" r=\"4\" fill=\"\(sigma50Colour)\"/>\n"
-        let relation = if case .value = curve.sigma50 { "= " } else { "" }
-        out += text("\u{3c3}50 " + relation + sigma50Text(curve.sigma50) + (curve.sigma50 == .unknown ? "" : " rad"),
+        out += text("\u{3c3}50 " + sigma50Text(curve.sigma50) + (curve.sigma50 == .unknown ? "" : " rad"),
                     x: lx + 14, y: ly, size: 10.5, fill: sigma50Colour, bold: true, classes: "sigma50-label")
 
         // Grid and axes.
-        out += "<rect class=\"plot\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(pw))\" height=\"\(n(ph))\" fill=\"\(SVGPalette.board)\"/>\n"
+        out += "<rect class=\"plot\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(pw + zeroColumn))\" height=\"\(n(ph))\" fill=\"\(SVGPalette.board)\"/>\n"
         for tick in [0.0, 0.25, 0.5, 0.75, 1] {
             let ty = y(tick)
-            out += "<line x1=\"\(n(left))\" y1=\"\(n(ty))\" x2=\"\(n(left + pw))\" y2=\"\(n(ty))\" stroke=\"\(gridColour)\"/>\n"
+            out += "<line x1=\"\(n(left))\" y1=\"\(n(ty))\" x2=\"\(n(x0 + pw))\" y2=\"\(n(ty))\" stroke=\"\(gridColour)\"/>\n"
             out += text(SVGText.number(tick, decimals: 2), x: left - 7, y: ty + 3.5, size: 10, fill: SVGPalette.dim,
                         anchor: "end")
         }
-        for p in points {
-            let tx = x(p.sigma)
+        var ticks: [Double] = []
+        for d in 0..<3 { ticks += [1, 3].map { SkillModel.lowest * pow(10, Double(d)) * $0 } }
+        ticks.append(SkillModel.highest)
+        for t in ticks {
+            let tx = x(t)
             out += "<line x1=\"\(n(tx))\" y1=\"\(n(top))\" x2=\"\(n(tx))\" y2=\"\(n(top + ph))\" stroke=\"\(gridColour)\"/>\n"
-            out += text(SVGText.number(p.sigma, decimals: 4), x: tx, y: top + ph + 15, size: 10, fill: SVGPalette.dim,
-                        anchor: "middle")
-            out += text("n=\(p.episodes)", x: tx, y: top + ph + 27, size: 9,
-                        fill: p.episodes < minEpisodes ? SVGPalette.playing : SVGPalette.dim, anchor: "middle")
+            out += text(SVGText.number(t, decimals: 3), x: tx, y: top + ph + 15, size: 10, fill: SVGPalette.dim, anchor: "middle")
         }
-        out += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(pw))\" height=\"\(n(ph))\" fill=\"none\" stroke=\"\(axisColour)\"/>\n"
-        out += text("aim noise \u{3c3} (rad; log scale past \(SVGText.number(scale.s0, decimals: 4)))",
-                    x: left + pw / 2, y: height - 8, size: 10.5, fill: SVGPalette.text, anchor: "middle")
+        if zeroColumn > 0 {
+            out += text("0", x: x(0), y: top + ph + 15, size: 10, fill: SVGPalette.dim, anchor: "middle")
+            out += "<line x1=\"\(n(x0))\" y1=\"\(n(top))\" x2=\"\(n(x0))\" y2=\"\(n(top + ph))\" stroke=\"\(axisColour)\" stroke-dasharray=\"2 3\"/>\n"
+        }
+        // Tier edges.
+        for (edge, name) in [(tierEdges.veryHard, "very hard | hard"), (tierEdges.hard, "hard | medium"),
+                             (tierEdges.medium, "medium | easy")] {
+            let tx = x(edge)
+            out += "<line class=\"tier-edge\" x1=\"\(n(tx))\" y1=\"\(n(top))\" x2=\"\(n(tx))\" y2=\"\(n(top + ph))\" "
+            out += "stroke=\"\(axisColour)\" stroke-opacity=\"0.8\" stroke-dasharray=\"1 3\"/>\n"
+            out += text(name, x: tx, y: top + 11, size: 8.5, fill: SVGPalette.dim, anchor: "middle")
+        }
+        out += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(pw + zeroColumn))\" height=\"\(n(ph))\" fill=\"none\" stroke=\"\(axisColour)\"/>\n"
+        let games = curve.points.reduce(0) { $0 + $1.episodes }
+        out += text("aim noise \u{3c3} (rad, log scale) \u{b7} \(games) game\(games == 1 ? "" : "s") at \(curve.points.count) "
+                    + "\u{3c3}\(curve.points.count == 1 ? "" : "s")",
+                    x: left + (pw + zeroColumn) / 2, y: height - 14, size: 10.5, fill: SVGPalette.text, anchor: "middle")
         out += "<text x=\"14\" y=\"\(n(top + ph / 2))\" font-size=\"10.5\" fill=\"\(SVGPalette.text)\" text-anchor=\"middle\" "
         out += "transform=\"rotate(-90 14 \(n(top + ph / 2)))\">win rate</text>\n"
         // The 1/2 line.
-        out += "<line class=\"half\" x1=\"\(n(left))\" y1=\"\(n(y(0.5)))\" x2=\"\(n(left + pw))\" y2=\"\(n(y(0.5)))\" "
+        out += "<line class=\"half\" x1=\"\(n(left))\" y1=\"\(n(y(0.5)))\" x2=\"\(n(x0 + pw))\" y2=\"\(n(y(0.5)))\" "
         out += "stroke=\"\(sigma50Colour)\" stroke-opacity=\"0.55\" stroke-dasharray=\"5 4\"/>\n"
 
-        guard !points.isEmpty else {
-            out += text("no episodes", x: left + pw / 2, y: top + ph / 2, size: 12, fill: SVGPalette.dim, anchor: "middle")
+        guard !curve.points.isEmpty else {
+            out += text("no games", x: left + pw / 2, y: top + ph / 2, size: 12, fill: SVGPalette.dim, anchor: "middle")
             return out + "</svg>\n"
         }
 
-        // The Wilson band, then the fit, then the error bars and dots on top.
-        if points.count > 1 {
-            let upper = points.map { "\(n(x($0.sigma))),\(n(y($0.winInterval.upperBound)))" }
-            let lower = points.reversed().map { "\(n(x($0.sigma))),\(n(y($0.winInterval.lowerBound)))" }
+        // The band and the fitted curve (sigma > 0), then the games on top.
+        let band = curve.band.filter { $0.sigma > 0 }
+        if band.count > 1 {
+            let upper = band.map { "\(n(x($0.sigma))),\(n(y($0.high)))" }
+            let lower = band.reversed().map { "\(n(x($0.sigma))),\(n(y($0.low)))" }
             out += "<polygon class=\"band\" points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(fitColour)\" "
-            out += "fill-opacity=\"0.12\"/>\n"
-            // The fit is linear in sigma between points (as sigma50's interpolation is), so it is
-            // drawn through sampled points, which curve on the log scale.
-            var fit: [String] = []
-            for (a, b) in zip(points, points.dropFirst()) {
-                for k in 0..<16 {
-                    let t = Double(k) / 16
-                    fit.append("\(n(x(a.sigma + (b.sigma - a.sigma) * t))),\(n(y(a.fitted + (b.fitted - a.fitted) * t)))")
-                }
-            }
-            fit.append("\(n(x(points[points.count - 1].sigma))),\(n(y(points[points.count - 1].fitted)))")
-            out += "<polyline class=\"fit\" points=\"\(fit.joined(separator: " "))\" fill=\"none\" stroke=\"\(fitColour)\" "
-            out += "stroke-width=\"2.5\" stroke-linejoin=\"round\"/>\n"
-        } else {
-            let p = points[0]
-            out += "<line class=\"fit\" x1=\"\(n(x(p.sigma) - 10))\" y1=\"\(n(y(p.fitted)))\" x2=\"\(n(x(p.sigma) + 10))\" "
-            out += "y2=\"\(n(y(p.fitted)))\" stroke=\"\(fitColour)\" stroke-width=\"2.5\"/>\n"
+            out += "fill-opacity=\"0.18\"/>\n"
+            out += "<polyline class=\"fit\" points=\"\(band.map { "\(n(x($0.sigma))),\(n(y($0.middle)))" }.joined(separator: " "))\" "
+            out += "fill=\"none\" stroke=\"\(fitColour)\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>\n"
         }
-        for p in points {
-            let px = x(p.sigma), lo = y(p.winInterval.lowerBound), hi = y(p.winInterval.upperBound)
+        if let zero = curve.band.first(where: { $0.sigma == 0 }), zeroColumn > 0 {
+            let zx = x(0)
+            out += "<g class=\"band-zero\"><line x1=\"\(n(zx))\" y1=\"\(n(y(zero.low)))\" x2=\"\(n(zx))\" y2=\"\(n(y(zero.high)))\" "
+            out += "stroke=\"\(fitColour)\" stroke-opacity=\"0.5\" stroke-width=\"8\"/>"
+            out += "<line x1=\"\(n(zx - 7))\" y1=\"\(n(y(zero.middle)))\" x2=\"\(n(zx + 7))\" y2=\"\(n(y(zero.middle)))\" "
+            out += "stroke=\"\(fitColour)\" stroke-width=\"2.5\"/></g>\n"
+        }
+        for p in curve.points {
+            let px = x(p.sigma)
             out += "<g class=\"point\" data-sigma=\"\(SVGText.number(p.sigma, decimals: 6))\">"
-            let tip = "sigma \(SVGText.number(p.sigma, decimals: 4)): \(p.wins) of \(p.episodes) won, "
-                + "interval \(SVGText.fixed(p.winInterval.lowerBound, decimals: 2))\u{2013}"
-                + "\(SVGText.fixed(p.winInterval.upperBound, decimals: 2)), fitted \(SVGText.fixed(p.fitted, decimals: 3))"
+            let tip = "sigma \(SVGText.number(p.sigma, decimals: 5)): \(p.wins) of \(p.episodes) won"
             out += "<title>" + esc(tip) + "</title>"
-            out += "<line x1=\"\(n(px))\" y1=\"\(n(lo))\" x2=\"\(n(px))\" y2=\"\(n(hi))\" stroke=\"\(pointColour)\" stroke-opacity=\"0.7\"/>"
-            out += "<line x1=\"\(n(px - 4))\" y1=\"\(n(lo))\" x2=\"\(n(px + 4))\" y2=\"\(n(lo))\" stroke=\"\(pointColour)\" stroke-opacity=\"0.7\"/>"
-            out += "<line x1=\"\(n(px - 4))\" y1=\"\(n(hi))\" x2=\"\(n(px + 4))\" y2=\"\(n(hi))\" stroke=\"\(pointColour)\" stroke-opacity=\"0.7\"/>"
-            let hollow = p.episodes < minEpisodes
-            out += "<circle cx=\"\(n(px))\" cy=\"\(n(y(p.winRate)))\" r=\"4\" fill=\"\(hollow ? SVGPalette.board : pointColour)\" "
-            out += "stroke=\"\(pointColour)\" stroke-width=\"1.5\"/></g>\n"
+            let r = 2.2 + 1.6 * Double(p.episodes).squareRoot()
+            out += "<circle cx=\"\(n(px))\" cy=\"\(n(y(p.winRate)))\" r=\"\(n(min(r, 14)))\" fill=\"\(pointColour)\" "
+            out += "fill-opacity=\"0.55\" stroke=\"\(pointColour)\" stroke-width=\"1\"/></g>\n"
         }
 
-        // sigma50.
+        // sigma50 with its interval on the 1/2 line.
         let yh = y(0.5)
         switch curve.sigma50 {
-        case let .value(s):
+        case let .value(s, low, high):
             let sx = x(s)
-            out += "<g class=\"sigma50\"><line x1=\"\(n(sx))\" y1=\"\(n(yh))\" x2=\"\(n(sx))\" y2=\"\(n(top + ph))\" "
+            out += "<g class=\"sigma50\"><line x1=\"\(n(x(low)))\" y1=\"\(n(yh))\" x2=\"\(n(x(high)))\" y2=\"\(n(yh))\" "
+            out += "stroke=\"\(sigma50Colour)\" stroke-width=\"3\"/>"
+            out += "<line x1=\"\(n(sx))\" y1=\"\(n(yh))\" x2=\"\(n(sx))\" y2=\"\(n(top + ph))\" "
             out += "stroke=\"\(sigma50Colour)\" stroke-width=\"1.5\" stroke-dasharray=\"3 3\"/>"
             out += "<circle cx=\"\(n(sx))\" cy=\"\(n(yh))\" r=\"5\" fill=\"\(sigma50Colour)\" stroke=\"\(SVGPalette.board)\" stroke-width=\"1.5\"/></g>\n"
-        case .atLeast:
-            let ax = left + pw
-            out += "<g class=\"sigma50\"><polygon points=\"\(n(ax - 2)),\(n(yh - 6)) \(n(ax + 9)),\(n(yh)) \(n(ax - 2)),\(n(yh + 6))\" "
+        case let .above(b, _):
+            let bx = x(b), ax = x0 + pw
+            out += "<g class=\"sigma50\"><line x1=\"\(n(bx))\" y1=\"\(n(yh))\" x2=\"\(n(ax))\" y2=\"\(n(yh))\" "
+            out += "stroke=\"\(sigma50Colour)\" stroke-width=\"3\"/>"
+            out += "<polygon points=\"\(n(ax - 2)),\(n(yh - 6)) \(n(ax + 9)),\(n(yh)) \(n(ax - 2)),\(n(yh + 6))\" "
             out += "fill=\"\(sigma50Colour)\"/></g>\n"
-        case .below:
-            let ax = left
-            out += "<g class=\"sigma50\"><polygon points=\"\(n(ax + 2)),\(n(yh - 6)) \(n(ax - 9)),\(n(yh)) \(n(ax + 2)),\(n(yh + 6))\" "
+        case let .below(b, _):
+            let bx = x(b), ax = x0
+            out += "<g class=\"sigma50\"><line x1=\"\(n(ax))\" y1=\"\(n(yh))\" x2=\"\(n(bx))\" y2=\"\(n(yh))\" "
+            out += "stroke=\"\(sigma50Colour)\" stroke-width=\"3\"/>"
+            out += "<polygon points=\"\(n(ax + 2)),\(n(yh - 6)) \(n(ax - 9)),\(n(yh)) \(n(ax + 2)),\(n(yh + 6))\" "
             out += "fill=\"\(sigma50Colour)\"/></g>\n"
         case .unknown:
             break

@@ -1,3 +1,4 @@
+import Foundation
 import PegglePhysics
 
 /// Text and number formatting for SVG output: XML escaping and locale-free, deterministic numbers.
@@ -30,6 +31,14 @@ enum SVGText {
     /// coordinates. Never prints "-0", exponents or a locale's separators; non-finite values print "0".
     static func number(_ v: Double, decimals: Int = 2) -> String {
         fixed(v, decimals: decimals, trim: true)
+    }
+
+    /// `v` with `digits` significant digits, at most `maxDecimals` places, trailing zeros dropped
+    /// ("0.0035", "0.12", "1.3"): for sigmas, which span three decades.
+    static func significant(_ v: Double, digits: Int, maxDecimals: Int = 6) -> String {
+        guard v.isFinite, v != 0 else { return "0" }
+        let magnitude = Int(floor(log10(abs(v))))
+        return number(v, decimals: min(max(digits - 1 - magnitude, 0), maxDecimals))
     }
 
     /// `v` with exactly `decimals` places ("0.10", "-1.500"), or trimmed when `trim` is set.

@@ -1,4 +1,4 @@
-import Dispatch
+import PeggleGame
 
 /// Standard base64 (RFC 4648, `+/`, `=` padding) for the protocol's `b64f32` observations and
 /// `rgb` frames. Foundation's encoder builds a new `String` per call; a step's observations are
@@ -48,7 +48,7 @@ public enum Base64 {
         let per = (groups + parts - 1) / parts
         // The parts write disjoint ranges of `dst` and only read `src`.
         nonisolated(unsafe) let src = src, dst = dst
-        DispatchQueue.concurrentPerform(iterations: parts) { p in
+        Parallel.forEach(parts, threads: parts, chunksPerThread: 1) { p in
             let lo = min(p * per, groups) * 3
             let hi = p == parts - 1 ? src.count : min((p + 1) * per, groups) * 3
             guard lo < hi else { return }

@@ -1,6 +1,4 @@
-import Dispatch
 import PeggleGame
-import Synchronization
 
 /// Gymnasium 1.x autoreset modes.
 public enum AutoresetMode: String, Sendable, CaseIterable {
@@ -148,11 +146,9 @@ public struct VectorEnv: Sendable {
             throws(EnvError) -> Void
     ) throws(EnvError) {
         let n = count, size = observationSize
-        let workers = min(threads, n)
-        let chunks = workers == 1 ? 1 : min(n, workers * 8)
+        let chunks = Parallel.chunkCount(n, threads: threads)
         // At most one chunk per environment, so the scratch is large enough.
         for c in 0..<chunks { errors[c] = nil }
-        let next = Atomic<Int>(0)
         withoutActuallyEscaping(body) { body in
             envs.withUnsafeMutableBufferPointer { envPtr in
                 slots.withUnsafeMutableBufferPointer { slotPtr in
@@ -161,8 +157,8 @@ public struct VectorEnv: Sendable {
                             errors.withUnsafeMutableBufferPointer { errPtr in
                                 let shared = Shared(envs: envPtr, slots: slotPtr, obs: obsPtr, fin: finPtr, errors: errPtr,
                                                     body: body)
-                                let chunk = { @Sendable (c: Int) in
-                                    for i in (n * c / chunks)..<(n * (c + 1) / chunks) {
+                                Parallel.forEachChunk(n, threads: threads) { c, range in
+                                    for i in range {
                                         let row = UnsafeMutableBufferPointer(rebasing: shared.obs[(i * size)..<((i + 1) * size)])
                                         let fin = UnsafeMutableBufferPointer(rebasing: shared.fin[(i * size)..<((i + 1) * size)])
                                         do throws(EnvError) {
@@ -170,17 +166,6 @@ public struct VectorEnv: Sendable {
                                         } catch {
                                             shared.errors[c] = error
                                             return
-                                        }
-                                    }
-                                }
-                                if workers == 1 {
-                                    chunk(0)
-                                } else {
-                                    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                                        while true {
-                                            let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                                            if c >= chunks { break }
-                                            chunk(c)
                                         }
                                     }
                                 }

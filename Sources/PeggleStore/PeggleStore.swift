@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PeggleGame
 
 /// The ratings database: levels, agents, runs, episodes and shots in SQLite. Safe to share between
 /// threads: GRDB serializes writes and lets reads run beside them (WAL).
@@ -178,38 +179,32 @@ public final class PeggleStore: Sendable {
         }
     }
 
-    /// Stores a batch in ONE transaction: each episode whose (level, agent, seed, sigma) is new is
-    /// inserted with its shots (their `episodeID` is set here); an episode already stored, or
-    /// repeated within the batch, is skipped with its shots, never duplicated. Returns how many
-    /// were inserted. All or nothing: if anything fails, nothing of the batch is stored.
-    public func insert(_ batch: [NewEpisode]) throws(StoreError) -> Int {
+    /// Stores a batch in ONE transaction: each game whose (level, agent, seed, sigma) is new is
+    /// inserted with its shots; a game already stored, or repeated within the batch, is skipped
+    /// with its shots, never duplicated or overwritten. Returns how many were inserted. All or
+    /// nothing: if anything fails, nothing of the batch is stored.
+    /// - Parameter batch: each game with the ids of its level and agent (from `level(_:)` and
+    ///   `agent(_:)`); `runID` is the run that played them.
+    public func insert(_ batch: [(game: PlayedGame, levelID: Int64, agentID: Int64)], runID: Int64) throws(StoreError) -> Int {
         if batch.isEmpty { return 0 }
         return try attempt(path) {
             try writer.write { db in
                 let stored = try db.cachedStatement(
                     sql: "SELECT 1 FROM episode WHERE level_id = ? AND agent_id = ? AND seed = ? AND sigma = ?")
-                // One prepared statement for every shot: encoding each row through Codable cost
-                // most of an insert's time.
-                let insertShot = try db.cachedStatement(sql: """
-                    INSERT INTO shot (episode_id, idx, chosen_angle, angle, hits_blue, hits_orange, hits_green,
-                                      hits_purple, hits_zombie, hits_confusement, points, free_balls, caught,
-                                      orange_cleared, seconds)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                // Prepared once per batch: encoding each row through a record cost most of an insert's time.
+                let insertEpisode = try db.cachedStatement(sql: insertSQL(
+                    table: "episode", fixed: ["run_id", "level_id", "agent_id"], columns: EpisodeColumn.allCases.map(\.rawValue)))
+                let insertShot = try db.cachedStatement(sql: insertSQL(
+                    table: "shot", fixed: ["episode_id"], columns: ShotColumn.allCases.map(\.rawValue)))
                 var inserted = 0
-                for item in batch {
-                    var episode = item.episode
-                    episode.id = nil
-                    let exists = try Bool.fetchOne(stored, arguments: [episode.levelID, episode.agentID,
-                                                                       Int64(bitPattern: episode.seed), episode.sigma])
+                for (game, levelID, agentID) in batch {
+                    let exists = try Bool.fetchOne(stored, arguments: [levelID, agentID, Int64(bitPattern: game.seed), game.sigma])
                     if exists != nil { continue }
-                    try episode.insert(db)
-                    let id = episode.id!
-                    for s in item.shots {
-                        try insertShot.execute(arguments: [
-                            id, s.index, s.chosenAngle, s.angle, s.hitsBlue, s.hitsOrange, s.hitsGreen, s.hitsPurple,
-                            s.hitsZombie, s.hitsConfusement, s.points, s.freeBalls, s.caught, s.orangeCleared, s.seconds,
-                        ])
+                    try insertEpisode.execute(arguments: StatementArguments(
+                        [runID, levelID, agentID] + EpisodeColumn.allCases.map { $0.value(game) }))
+                    let id = db.lastInsertedRowID
+                    for shot in game.shotLog {
+                        try insertShot.execute(arguments: StatementArguments([id] + ShotColumn.allCases.map { $0.value(shot) }))
                     }
                     inserted += 1
                 }
@@ -220,24 +215,37 @@ public final class PeggleStore: Sendable {
 
     // MARK: - Reading
 
-    /// Every episode joined with its level and agent, ordered by level name, agent label, sigma
-    /// and seed (as unsigned); ties between same-named levels or agents break by hash and id.
-    public func summaries() throws(StoreError) -> [EpisodeSummary] {
+    /// Every stored game (without shots), ordered by level name, agent label, sigma and seed (as
+    /// unsigned); ties between same-named levels or agents break by hash and id.
+    public func games() throws(StoreError) -> [PlayedGame] {
+        // `e.seed < 0` first: seeds above Int64.max are stored negative and must sort last.
         let sql = """
-            SELECT l.content_hash, l.name, a.kind, a.label, a.parameters, a.id, e.seed, e.sigma, e.status, e.won,
-                   e.truncated, e.score, e.shots, e.orange_cleared, e.orange_total, e.balls_used, e.game_seconds
+            SELECT \(PlayedGame.selection)
             FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
             ORDER BY l.name, l.content_hash, a.label, a.id, e.sigma, e.seed < 0, e.seed
             """
-        // `e.seed < 0` first: seeds above Int64.max are stored negative and must sort last.
+        return try attempt(path) {
+            try writer.read { db in try Row.fetchAll(db, sql: sql).map { try PlayedGame(row: $0) } }
+        }
+    }
+
+    /// The games of one level and agent in the order they were stored, with their shots if asked.
+    public func games(levelID: Int64, agentID: Int64, withShots: Bool = false) throws(StoreError) -> [PlayedGame] {
+        let sql = """
+            SELECT e.id AS episode_id, \(PlayedGame.selection)
+            FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
+            WHERE e.level_id = ? AND e.agent_id = ? ORDER BY e.id
+            """
         return try attempt(path) {
             try writer.read { db in
-                try Row.fetchAll(db, sql: sql).map { row in
-                    EpisodeSummary(levelHash: row[0], levelName: row[1], agentKind: row[2], agentLabel: row[3],
-                                   agentParameters: row[4], agentID: row[5], seed: UInt64(bitPattern: row[6]),
-                                   sigma: row[7], status: row[8], won: row[9], truncated: row[10], score: row[11],
-                                   shots: row[12], orangeCleared: row[13], orangeTotal: row[14], ballsUsed: row[15],
-                                   gameSeconds: row[16])
+                let shotsSQL = "SELECT * FROM shot WHERE episode_id = ? ORDER BY \(ShotColumn.index.rawValue)"
+                return try Row.fetchAll(db, sql: sql, arguments: [levelID, agentID]).map { row in
+                    var game = try PlayedGame(row: row)
+                    if withShots {
+                        let id: Int64 = row["episode_id"]
+                        game.shotLog = try Row.fetchAll(db, sql: shotsSQL, arguments: [id]).map(PlayedShot.init(row:))
+                    }
+                    return game
                 }
             }
         }
@@ -256,25 +264,6 @@ public final class PeggleStore: Sendable {
     /// Every run, by id.
     public func runs() throws(StoreError) -> [RunRecord] {
         try attempt(path) { try writer.read { db in try RunRecord.order(Column("id")).fetchAll(db) } }
-    }
-
-    /// Episodes of one level and agent, by seed (as stored) and sigma.
-    public func episodes(levelID: Int64, agentID: Int64) throws(StoreError) -> [EpisodeRecord] {
-        try attempt(path) {
-            try writer.read { db in
-                try EpisodeRecord.filter(Column("level_id") == levelID && Column("agent_id") == agentID)
-                    .order(Column("id")).fetchAll(db)
-            }
-        }
-    }
-
-    /// The shots of one episode, in order.
-    public func shots(episodeID: Int64) throws(StoreError) -> [ShotRecordRow] {
-        try attempt(path) {
-            try writer.read { db in
-                try ShotRecordRow.filter(Column("episode_id") == episodeID).order(Column("idx")).fetchAll(db)
-            }
-        }
     }
 
     /// Rows per table, read in one transaction so they agree with each other.

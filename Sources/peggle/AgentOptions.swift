@@ -1,9 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import PeggleAgents
 import PeggleGame
-import Synchronization
 
 /// Options that choose and tune the built-in agents (`play --agent`, `rate --agents`).
 struct AgentOptions: ParsableArguments {
@@ -15,6 +13,9 @@ struct AgentOptions: ParsableArguments {
 
     @Option(help: "Greedy: shots per candidate angle under aim noise (sigma > 0).")
     var samples = 8
+
+    @Option(help: "Greedy: under aim noise, value only the best 1/N of each round's candidates on every sample, after a two-sample screen (0: no screening).")
+    var screen = 0
 
     @Option(help: "Worker threads (default: the machine's cores).")
     var threads: Int?
@@ -28,6 +29,7 @@ struct AgentOptions: ParsableArguments {
         }
         _ = try refineSpec()
         guard samples >= 1 && samples <= 1000 else { throw UserError("--samples: \(samples) is outside 1...1000") }
+        guard screen >= 0 && screen <= 1000 else { throw UserError("--screen: \(screen) is outside 0...1000") }
         if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
     }
 
@@ -48,7 +50,8 @@ struct AgentOptions: ParsableArguments {
             return RandomAgent()
         case "greedy":
             let (r, n) = try refineSpec()
-            return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, threads: threads)
+            return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, screen: screen,
+                               threads: threads)
         default:
             if name.hasPrefix("linear:") {
                 return try LinearAgentLoader.load(String(name.dropFirst("linear:".count)))
@@ -58,27 +61,6 @@ struct AgentOptions: ParsableArguments {
             }
             throw UserError("--agent: unknown agent '\(name)' (expected random, greedy or linear:FILE)")
         }
-    }
-}
-
-/// Runs `count` independent jobs on `threads` workers that pull the next index from a shared
-/// counter; results land by index, so the thread count never changes them.
-enum Parallel {
-    static func map<T: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
-        if count == 0 { return [] }
-        let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
-        slots.initialize(repeating: nil)
-        defer { slots.deallocate() }
-        nonisolated(unsafe) let out = slots
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
-            while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                if i >= count { break }
-                out[i] = body(i)
-            }
-        }
-        return slots.map { $0! }
     }
 }
 

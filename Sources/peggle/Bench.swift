@@ -46,6 +46,12 @@ struct Bench: ParsableCommand {
     @Flag(help: "Measure the greedy agent's search instead: time per decision, candidate shots simulated per second.")
     var greedy = false
 
+    @Option(help: "Greedy under noise (--greedy): value only the best 1/N candidates on every sample after a two-sample screen (0: off).")
+    var screen = 0
+
+    @Flag(help: "With --greedy and --sigma above 0: also make every decision without screening and count the same choices.")
+    var compareUnscreened = false
+
     @Option(help: "Decisions for --greedy.")
     var decisions = 40
 
@@ -155,11 +161,11 @@ struct Bench: ParsableCommand {
 
     /// Runs `work` on `threads` contiguous chunks of `0..<count` at once; sums and wall time.
     static func timed(threads: Int, count: Int, _ work: @Sendable (Range<Int>) throws -> Run) throws -> Run {
-        let chunks = (0..<threads).map { t in (count * t / threads)..<(count * (t + 1) / threads) }
-        let results = Results(count: threads)
+        let chunks = Parallel.chunkCount(count, threads: threads, chunksPerThread: 1)
+        let results = Results(count: chunks)
         let start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: threads) { t in
-            results.set(t, Result { try work(chunks[t]) })
+        Parallel.forEachChunk(count, threads: threads, chunksPerThread: 1) { c, range in
+            results.set(c, Result { try work(range) })
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var total = Run(shots: 0, steps: 0, seconds: seconds)

@@ -22,18 +22,12 @@ struct AgentPlay {
         // Few games: the greedy search itself spreads over the cores; many: one game per core.
         let agent = try tuning.agent(spec, threads: episodes >= threads ? 1 : threads)
         let sigma = self.sigma
-        let results = try Parallel.map(episodes, threads: episodes >= threads ? threads : 1) { k in
-            Result { () throws(LevelFormatError) in
-                try Episode.play(agent, level: level, rules: rules, seed: seed &+ UInt64(k), sigma: sigma)
-            }
-        }.map { try $0.get() }
-        let hash = level.contentHash
-        let stats = AgentLevelStats(results.enumerated().map { k, r in
-            EpisodeOutcome(levelHash: hash, levelName: level.name, agentKind: agent.kind, agentLabel: agent.label,
-                           sigma: sigma, seed: seed &+ UInt64(k), status: r.status.rawValue, won: r.won, score: r.score,
-                           shots: r.shots, orangeCleared: r.orangeCleared, orangeTotal: r.orangeTotal,
-                           ballsUsed: r.ballsUsed, gameSeconds: r.gameSeconds)
-        })
+        let prepared: PreparedLevel
+        do { prepared = try PreparedLevel(level, rules: rules) } catch { throw UserError("\(file): \(error)") }
+        let results = Parallel.map(episodes, threads: episodes >= threads ? threads : 1, chunksPerThread: .max) { k in
+            Episode.play(agent, prepared: prepared, seed: seed &+ UInt64(k), sigma: sigma)
+        }
+        let stats = AgentLevelStats(results)
         let wins = stats.wins, interval = stats.winInterval
         let meanScore = stats.meanScore, orange = stats.orangeFraction
         let meanShots = Double(results.map(\.shots).reduce(0, +)) / Double(results.count)
@@ -41,7 +35,7 @@ struct AgentPlay {
             let eps: [[String: Any]] = results.enumerated().map { k, r in
                 ["seed": seed &+ UInt64(k), "status": r.status.rawValue, "won": r.won, "truncated": r.truncated,
                  "score": r.score, "shots": r.shots, "orange_cleared": r.orangeCleared, "orange_total": r.orangeTotal,
-                 "balls_used": r.ballsUsed, "game_seconds": r.gameSeconds, "angles": r.shotRecords.map(\.angle)]
+                 "balls_used": r.ballsUsed, "game_seconds": r.gameSeconds, "angles": r.shotLog.map(\.angle)]
             }
             printLine(JSON.text([
                 "engine": PeggleGym.version, "level": level.name, "file": file, "agent": agent.label, "sigma": sigma,

@@ -2,19 +2,25 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PeggleAgents
+import PeggleAnalytics
 import PeggleGame
+import PeggleRating
 import PeggleStore
-import Synchronization
 
-/// `peggle rate LEVELS...`: plays every (level, agent, sigma, seed) not yet stored and stores it.
+extension RatingMethod: ExpressibleByArgument {}
+
+/// `peggle rate LEVELS...`: a rating run (PeggleRating) into a database; this command reads the
+/// arguments and the level files, and draws the progress.
 struct Rate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Rate how hard levels are: agents play them at several aim-noise levels; results go to SQLite.",
-        discussion: "Every agent plays --episodes games (seeds --seed, --seed + 1, ...) at every sigma on every level. "
-            + "A game already in the database (same level content, agent, parameters, seed and sigma) is skipped, "
-            + "so an interrupted run (Ctrl-C, kill -9) resumes where it stopped when run again, with nothing lost "
-            + "or duplicated. Worker threads play; one writer commits finished games in batches. "
-            + "Then `peggle report` writes the difficulty tables and the HTML report.")
+        abstract: "Rate how hard levels are: agents play them with aim noise; every game goes to SQLite.",
+        discussion: "Adaptive (the default): per level, the greedy agent plays batches of games at the aim noises "
+            + "(sigma) that teach most about sigma50, the noise at which it wins half its games, until the 95% interval "
+            + "of sigma50 is within --precision either side or --budget games are spent; the other agents play "
+            + "--episodes games at sigma 0. Grid: every agent plays --episodes games at every --sigmas. "
+            + "A game already in the database (same level content, agent, parameters, seed and sigma) is not played "
+            + "again, so an interrupted run (Ctrl-C, kill -9) resumes where it stopped when run again, with the same "
+            + "choices and nothing lost or duplicated. Then `peggle report` writes the difficulty tables and the HTML report.")
 
     @Argument(help: "Level files, or folders whose *.json files are levels.")
     var levels: [String]
@@ -22,11 +28,23 @@ struct Rate: ParsableCommand {
     @Option(help: "Agents, comma-separated: random, greedy, linear:FILE.")
     var agents = "random,greedy,linear:Agents/linear.json"
 
-    @Option(help: "Games per level, agent and sigma.")
-    var episodes = 20
+    @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")
+    var method = RatingMethod.adaptive
 
-    @Option(help: "Aim-noise levels, radians, comma-separated (the skill curve's points).")
-    var sigmas = "0,0.01,0.02,0.04,0.08"
+    @Option(help: "Games per level and agent at each sigma of a fixed schedule: the grid's sigmas, or sigma 0 for the agents the adaptive method does not measure.")
+    var episodes = RatingConfig.defaultGames
+
+    @Option(help: "Grid: aim-noise levels, radians, comma-separated.")
+    var sigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
+
+    @Option(help: "Adaptive: greedy games per level at most.")
+    var budget = AdaptiveSettings.defaultBudget
+
+    @Option(help: "Adaptive: stop a level when the 95% interval of sigma50 is within this factor either side of the estimate.")
+    var precision = AdaptiveSettings.defaultPrecision
+
+    @Option(help: "Adaptive: greedy games chosen together per level (fixed, so any --threads gives the same rating).")
+    var batchSize = AdaptiveSettings.defaultBatchSize
 
     @Option(help: "The SQLite database to add to (created if missing).")
     var db = "peggle.sqlite"
@@ -50,28 +68,65 @@ struct Rate: ParsableCommand {
         guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
         guard maxShots >= 1 else { throw UserError("--max-shots: \(maxShots) must be at least 1") }
+        guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
+        guard (1...1000).contains(batchSize) else { throw UserError("--batch-size: \(batchSize) is outside 1...1000") }
+        guard precision.isFinite, precision > 1, precision <= 100 else {
+            throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
+        }
         let sigmaList = try Parse.sigmas(sigmas, option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         let agentList = try parseAgents()
         let (found, skipped) = try loadLevels()
-        let rules = Rules()
         let store: PeggleStore
         do { store = try PeggleStore(path: db) } catch { throw UserError("\(error)") }
 
-        let plan = try RatingPlan(store: store, levels: found, agents: agentList, sigmas: sigmaList,
-                                  seeds: seed..<(seed &+ UInt64(episodes)), command: commandLine(), rules: rules)
-        let outcome = try RatingRun(plan: plan, store: store, threads: tuning.threadCount, batch: batch,
-                                    maxShots: maxShots, stopAfterBatches: stopAfterBatches).execute()
-        printLine(outcome.summary(plan: plan, db: db))
+        let config = RatingConfig(method: method, agents: agentList, games: episodes, sigmas: sigmaList,
+                                  adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision),
+                                  firstSeed: seed, maxShots: maxShots)
+        let progress = Progress()
+        let rating: RatingRun
+        do {
+            rating = try RatingRun(store: store, levels: found.map { ($0.file, $0.level) }, config: config,
+                                   command: commandLine(), threads: tuning.threadCount, commitBatch: batch,
+                                   stopAfterBatches: stopAfterBatches) { event in
+                switch event {
+                case let .progress(played, atMost, final): progress.show(played: played, atMost: atMost, final: final)
+                case let .measured(level, _, fit, stop): progress.note(Self.measuredLine(level: level, fit: fit, stop: stop))
+                }
+            }
+        } catch { throw UserError("\(error)") }
+        // Ctrl-C: stop taking new games; the writer commits what is finished.
+        signal(SIGINT, SIG_IGN)
+        let sigint = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        sigint.setEventHandler { rating.requestStop() }
+        sigint.resume()
+        defer { sigint.cancel(); signal(SIGINT, SIG_DFL) }
+        let summary: RatingRun.Summary
+        do { summary = try rating.run() } catch {
+            throw UserError("\(error) (every batch committed before it is kept)")
+        }
+        var line = "rated \(summary.levels) level\(summary.levels == 1 ? "" : "s") with \(summary.agents) agent"
+            + "\(summary.agents == 1 ? "" : "s"): \(summary.added) games added, \(summary.alreadyStored) already stored, "
+            + "in \(String(format: "%.1f", summary.seconds)) s; database \(db)"
+        if let reason = summary.stopReason {
+            line += "\n\(reason == .interrupted ? "interrupted by Ctrl-C" : reason.description); run the same command again to resume"
+        } else {
+            line += "; next: peggle report --db \(db)"
+        }
+        printLine(line)
         for (file, problem) in skipped { FileHandle.standardError.write(Data("skipped \(file): \(problem)\n".utf8)) }
-        if outcome.interrupted { Foundation.exit(outcome.exitCode) }
+        if let reason = summary.stopReason { Foundation.exit(reason == .interrupted ? 130 : 3) }
         if !skipped.isEmpty {
             throw UserError("\(skipped.count) level\(skipped.count == 1 ? "" : "s") could not be rated (listed above); the others were")
         }
     }
 
+    static func measuredLine(level: String, fit: SkillFit, stop: SkillMeasurement.Stop) -> String {
+        "\(level): sigma50 \(SVGCharts.sigma50Text(fit.sigma50, decimals: 4)) rad after \(fit.games) games (\(stop.rawValue))"
+    }
+
     func parseAgents() throws -> [any Agent] {
-        let specs = agents.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let specs = agents.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !specs.isEmpty, !specs.contains("") else { throw UserError("--agents: '\(agents)' names no agent (e.g. random,greedy)") }
         var seen = Set<String>()
         var out: [any Agent] = []
@@ -117,67 +172,46 @@ struct Rate: ParsableCommand {
     }
 }
 
-/// What a run will play: the levels and agents registered in the store, and the games not yet stored.
-struct RatingPlan {
-    struct Job: Sendable {
-        var level: Int, agent: Int
-        var sigma: Double, seed: UInt64
-    }
-    var levels: [(file: String, level: Level, id: Int64)]
-    var agents: [(agent: any Agent, id: Int64)]
-    var jobs: [Job]
-    var alreadyStored: Int
-    var runID: Int64
-    var rules: Rules
+/// Progress on standard error: a bar redrawn in place on a terminal, a plain line every 10 s
+/// otherwise; notes (a level measured) on lines of their own.
+final class Progress: @unchecked Sendable {
+    let terminal = isatty(2) != 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    var lastShown: UInt64 = 0
+    var barShown = false
+    let lock = NSLock()
 
-    init(store: PeggleStore, levels found: [(file: String, level: Level)], agents list: [any Agent], sigmas: [Double],
-         seeds: Range<UInt64>, command: String, rules: Rules) throws {
-        self.rules = rules
-        do {
-            levels = try found.map { f in
-                (f.file, f.level, try store.level(LevelRecord(level: f.level)))
-            }
-            agents = try list.map { a in (a, try store.agent(AgentRecord(agent: a))) }
-            var jobs: [Job] = []
-            var stored = 0
-            for (li, l) in levels.enumerated() {
-                for (ai, a) in agents.enumerated() {
-                    let have = try store.storedKeys(levelID: l.id, agentID: a.id)
-                    for s in sigmas {
-                        for seed in seeds {
-                            if have.contains(EpisodeKey(seed: seed, sigma: s)) { stored += 1; continue }
-                            jobs.append(Job(level: li, agent: ai, sigma: s, seed: seed))
-                        }
-                    }
-                }
-            }
-            self.jobs = jobs
-            alreadyStored = stored
-            let config: [String: Any] = [
-                "levels": levels.map { ["file": $0.file, "hash": $0.level.contentHash] },
-                "agents": agents.map(\.agent.label), "sigmas": sigmas,
-                "seeds": [Int(truncatingIfNeeded: seeds.lowerBound), seeds.count], "to_play": jobs.count,
-            ]
-            runID = try store.beginRun(command: command, configuration: JSON.text(config), engineVersion: PeggleGym.version,
-                                         startedAt: Date())
-        } catch let e as StoreError {
-            throw UserError("\(e)")
+    func note(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardError.write(Data(((terminal && barShown ? "\r\u{1B}[K" : "") + line + "\n").utf8))
+        barShown = false
+    }
+
+    func show(played: Int, atMost: Int, final: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let interval: UInt64 = terminal ? 250_000_000 : 10_000_000_000
+        guard final || now - lastShown >= interval else { return }
+        lastShown = now
+        let elapsed = Double(now - start) / 1e9
+        let rate = elapsed > 0 ? Double(played) / elapsed : 0
+        let total = max(atMost, played)
+        let text = "\(played) games (at most \(total))  \(String(format: "%.1f", rate))/s  "
+            + (final ? "done in \(Self.clock(elapsed))" : "elapsed \(Self.clock(elapsed))")
+        if terminal {
+            let width = 30, filled = total > 0 ? Int(Double(played) / Double(total) * Double(width)) : width
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(text)\u{1B}[K\(final ? "\n" : "")".utf8))
+            barShown = !final
+        } else if !final || played > 0 {
+            FileHandle.standardError.write(Data("progress: \(text)\n".utf8))
         }
     }
-}
 
-extension LevelRecord {
-    init(level l: Level) {
-        self.init(contentHash: l.contentHash, name: l.name, json: LevelCodec.encode(l), mode: l.mode.name,
-                  power: l.power.rawValue, pegCount: l.pegs.count, blue: l.count(of: .blue), orange: l.count(of: .orange),
-                  green: l.count(of: .green), purple: l.count(of: .purple), zombie: l.count(of: .zombie),
-                  confusement: l.count(of: .confusement), blockCount: l.blocks.count)
-    }
-}
-
-extension AgentRecord {
-    init(agent a: any Agent) {
-        self.init(kind: a.kind, parameters: JSON.text(a.parameters), weightsHash: (a as? any WeightedAgent)?.weightsHash,
-                  label: a.label)
+    static func clock(_ s: Double) -> String {
+        let t = Int(s.rounded())
+        return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
     }
 }

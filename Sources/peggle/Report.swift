@@ -30,29 +30,28 @@ struct Report: ParsableCommand {
             throw UserError("\(db): no such database (fill one with `peggle rate LEVELS --db \(db)`)")
         }
         let store: PeggleStore
-        let rows: [EpisodeSummary]
+        let games: [PlayedGame]
         let stored: [LevelRecord]
         do {
             store = try PeggleStore(path: db)
-            rows = try store.summaries()
+            games = try store.games()
             stored = try store.levels()
         } catch { throw UserError("\(error)") }
-        guard !rows.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
+        guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
 
-        let outcomes = rows.map(EpisodeOutcome.init(summary:))
-        let ratings = DifficultyRater.rate(outcomes)
+        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains("html")))
         var files: [(String, String)] = []
         if formats.contains("csv") {
             files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
-            files.append(("episodes.csv", CSVReport.episodes(outcomes)))
+            files.append(("episodes.csv", CSVReport.episodes(games)))
         }
         if formats.contains("html") {
             var levels: [String: Level] = [:]
             for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
-            let agents = Set(outcomes.map(\.agentLabel)).sorted()
+            let agents = Set(games.map(\.agentLabel)).sorted()
             let facts: [(String, String)] = [
-                ("database", db), ("levels", "\(ratings.count)"), ("games", "\(outcomes.count)"),
+                ("database", db), ("levels", "\(ratings.count)"), ("games", "\(games.count)"),
                 ("agents", agents.joined(separator: ", ")), ("engine", "Peggle Gym \(PeggleGym.version)"),
             ]
             files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts)))
@@ -80,14 +79,5 @@ struct Report: ParsableCommand {
             throw UserError("--out: the folder \(folder) is not writable")
         }
         try? FileManager.default.removeItem(atPath: probe)
-    }
-}
-
-extension EpisodeOutcome {
-    init(summary s: EpisodeSummary) {
-        self.init(levelHash: s.levelHash, levelName: s.levelName, agentKind: s.agentKind, agentLabel: s.agentLabel,
-                  sigma: s.sigma, seed: s.seed, status: s.status, won: s.won, score: s.score, shots: s.shots,
-                  orangeCleared: s.orangeCleared, orangeTotal: s.orangeTotal, ballsUsed: s.ballsUsed,
-                  gameSeconds: s.gameSeconds)
     }
 }

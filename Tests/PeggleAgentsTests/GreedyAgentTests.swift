@@ -85,33 +85,33 @@ private func smallLevel() -> Level {
             let a = try Episode.play(agent, level: level, seed: 4, sigma: 0.02)
             let b = try Episode.play(agent, level: level, seed: 4, sigma: 0.02)
             #expect(a == b)
-            #expect(a.shots == a.shotRecords.count && a.shots > 0)
+            #expect(a.shots == a.shotLog.count && a.shots > 0)
         }
         let r1 = try Episode.play(RandomAgent(), level: level, seed: 1)
         let r2 = try Episode.play(RandomAgent(), level: level, seed: 2)
-        #expect(r1.shotRecords.map(\.angle) != r2.shotRecords.map(\.angle))
+        #expect(r1.shotLog.map(\.angle) != r2.shotLog.map(\.angle))
     }
 
     @Test func aimNoiseIsAddedAndClampedAndAbsentAtSigmaZero() throws {
         let level = try bundled("first-steps")
         let clean = try Episode.play(RandomAgent(), level: level, seed: 7, sigma: 0)
-        for s in clean.shotRecords { #expect(s.angle == s.chosen) }
+        for s in clean.shotLog { #expect(s.angle == s.chosen) }
         let noisy = try Episode.play(RandomAgent(), level: level, seed: 7, sigma: 0.3)
         // Same seed: the random agent's first choice is the same; the fired angle is not.
-        #expect(noisy.shotRecords[0].chosen == clean.shotRecords[0].chosen)
-        #expect(noisy.shotRecords[0].angle != noisy.shotRecords[0].chosen)
+        #expect(noisy.shotLog[0].chosen == clean.shotLog[0].chosen)
+        #expect(noisy.shotLog[0].angle != noisy.shotLog[0].chosen)
         let wild = try Episode.play(RandomAgent(), level: level, seed: 7, sigma: 1.5)
-        #expect(wild.shotRecords.allSatisfy { abs($0.angle) <= 1.5 })
-        #expect(wild.shotRecords.contains { abs($0.angle) == 1.5 })  // clamped, not redrawn
+        #expect(wild.shotLog.allSatisfy { abs($0.angle) <= 1.5 })
+        #expect(wild.shotLog.contains { abs($0.angle) == 1.5 })  // clamped, not redrawn
     }
 
     @Test func classicBookkeepingAddsUp() throws {
         let level = try bundled("springboard")
         let r = try Episode.play(RandomAgent(), level: level, seed: 11)
-        #expect(r.orangeCleared == r.shotRecords.map(\.orangeCleared).reduce(0, +))
-        #expect(r.score == r.shotRecords.map(\.points).reduce(0, +))
+        #expect(r.orangeCleared == r.shotLog.map(\.orangeCleared).reduce(0, +))
+        #expect(r.score == r.shotLog.map(\.points).reduce(0, +))
         // Balls used = shots minus free balls earned.
-        #expect(r.ballsUsed == r.shots - r.shotRecords.map(\.freeBalls).reduce(0, +))
+        #expect(r.ballsUsed == r.shots - r.shotLog.map(\.freeBalls).reduce(0, +))
         #expect(r.won == (r.orangeCleared == r.orangeTotal))
     }
 

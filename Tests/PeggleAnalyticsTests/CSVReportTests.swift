@@ -1,3 +1,4 @@
+import PeggleGame
 import Testing
 @testable import PeggleAnalytics
 
@@ -68,9 +69,9 @@ func readCSV(_ text: String) -> [[String]]? {
 let awkwardNames = ["Comma, the level", "Say \"hi\"", "Two\nlines", "Windows\r\nline", " padded ", "\"", ",",
                     "Ünïcødé 🎯 ピン", "=SUM(A1)", "plain"]
 
-func awkwardOutcomes() -> [EpisodeOutcome] {
+func awkwardOutcomes() -> [PlayedGame] {
     awkwardNames.enumerated().flatMap { k, name in
-        sweep(name, [(0, 18 - k), (0.02, 10 - k / 2), (0.04, 2)], episodes: 20, label: "greedy(candidates=48, \"fast\")")
+        curve(name, sigma50: 0.01 * Double(k + 1), perSigma: 4, every: 6, label: "greedy(candidates=48, \"fast\")")
             + outcomes(level: name, kind: "random", wins: k, of: 20)
     }
 }
@@ -94,7 +95,7 @@ func awkwardOutcomes() -> [EpisodeOutcome] {
         #expect(row[3] == e.agentLabel)
         #expect(close(Double(row[4]), e.sigma, 5e-7))
         #expect(UInt64(row[5]) == e.seed)
-        #expect(row[6] == e.status)
+        #expect(row[6] == e.status.rawValue)
         #expect(row[7] == (e.won ? "true" : "false"))
         #expect(Int(row[8]) == e.score && Int(row[9]) == e.shots)
         #expect(Int(row[10]) == e.orangeCleared && Int(row[11]) == e.orangeTotal && Int(row[12]) == e.ballsUsed)
@@ -112,10 +113,13 @@ func awkwardOutcomes() -> [EpisodeOutcome] {
     let rows = try #require(readCSV(csv), "not RFC 4180")
     let header = rows[0]
     #expect(header == CSVReport.difficultyHeader)
-    #expect(header.count == 10 + 3 * 9 + 1)
-    #expect(Array(header.prefix(10)) == ["rank", "level", "level_hash", "tier", "difficulty", "sigma50_relation",
-                                         "sigma50_rad", "skill_agent", "skill_sigmas", "skill_episodes"])
-    #expect(header[10] == "random_agent" && header[19] == "greedy_agent" && header[28] == "linear_agent")
+    #expect(header.count == 17 + 3 * 10 + 1)
+    #expect(Array(header.prefix(17)) == ["rank", "level", "level_hash", "tier", "tier_span", "difficulty",
+                                         "sigma50_relation", "sigma50_rad", "sigma50_low", "sigma50_high",
+                                         "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
+                                         "skill_sigmas", "skill_games"])
+    #expect(header[17] == "random_agent" && header[18] == "random_games" && header[27] == "greedy_agent"
+            && header[37] == "linear_agent")
     #expect(header.last == "warnings")
     #expect(rows.count == ratings.count + 1)
     /// The value of column `name` in `row`; nil when there is no such column.
@@ -124,12 +128,28 @@ func awkwardOutcomes() -> [EpisodeOutcome] {
         #expect(row.count == header.count)
         #expect(v(row, "level") == r.levelName)
         #expect(v(row, "level_hash") == r.levelHash)
-        #expect(v(row, "rank") == r.rank.map(String.init))
+        #expect(v(row, "rank") == r.rank.map(String.init) ?? "")
         #expect(v(row, "tier") == r.tier.rawValue)
-        #expect(close(v(row, "difficulty").flatMap(Double.init), r.difficulty ?? .nan))
+        #expect(v(row, "tier_span") == r.tierSpan.map(\.rawValue).joined(separator: " to "))
         #expect(v(row, "warnings") == r.warnings.joined(separator: "; "))
+        if let skill = r.skill {
+            #expect(close(v(row, "difficulty").flatMap(Double.init), r.difficulty ?? .nan))
+            #expect(close(v(row, "slope").flatMap(Double.init), skill.fit.slope, 5e-4))
+            #expect(close(v(row, "ceiling").flatMap(Double.init), skill.fit.ceiling, 5e-5))
+            #expect(close(v(row, "floor").flatMap(Double.init), skill.fit.floor, 5e-5))
+            #expect(v(row, "skill_games") == String(skill.fit.games))
+            #expect(v(row, "skill_sigmas") == String(skill.points.count))
+            if case let .value(s, low, high) = r.sigma50 {
+                #expect(v(row, "sigma50_relation") == "=")
+                #expect(close(v(row, "sigma50_rad").flatMap(Double.init), s, 5e-7))
+                #expect(close(v(row, "sigma50_low").flatMap(Double.init), low, 5e-7))
+                #expect(close(v(row, "sigma50_high").flatMap(Double.init), high, 5e-7))
+                #expect(v(row, "sigma50_probability") == "")
+            }
+        }
         if let greedy = r.atBestAim(kind: "greedy") {
             #expect(v(row, "greedy_agent") == greedy.agentLabel)
+            #expect(v(row, "greedy_games").flatMap(Int.init) == r.games(kind: "greedy"))
             #expect(v(row, "greedy_episodes").flatMap(Int.init) == greedy.episodes)
             #expect(close(v(row, "greedy_win_low").flatMap(Double.init), greedy.winInterval.lowerBound))
             #expect(close(v(row, "greedy_win_high").flatMap(Double.init), greedy.winInterval.upperBound))
@@ -138,18 +158,20 @@ func awkwardOutcomes() -> [EpisodeOutcome] {
     }
     #expect(Set(rows.dropFirst().map { $0[1] }) == Set(awkwardNames + ["Only random"]))
     let unknown = try #require(rows.first { $0[1] == "Only random" })
-    #expect(v(unknown, "tier") == "unrated")
+    #expect(v(unknown, "tier") == "unrated" && v(unknown, "rank") == "")
     #expect(v(unknown, "sigma50_relation") == "" && v(unknown, "sigma50_rad") == "")
-    #expect(v(unknown, "skill_episodes") == "0")
-    #expect(v(unknown, "random_win_rate") == "0.25")
+    #expect(v(unknown, "skill_games") == "0")
+    #expect(v(unknown, "random_win_rate") == "0.25" && v(unknown, "random_games") == "20")
 }
 
 @Test func difficultyCSVWritesTheSigma50Relation() throws {
     let ratings = DifficultyRater.rate(rankingFixture)
     let rows = try #require(readCSV(CSVReport.difficulty(ratings)))
-    let relation = rows.dropFirst().map { ($0[1], $0[5], $0[6]) }
+    let relation = rows.dropFirst().map { ($0[1], $0[6], $0[7], $0[8], $0[9], $0[10]) }
     #expect(relation.map(\.0) == ratings.map(\.levelName))
-    #expect(relation.map(\.1) == ["<", "<", "=", "=", "=", "", ">=", ">="])
-    #expect(relation.map(\.2) == ["0", "0", "0.0125", "0.035", "0.06", "", "0.16", "0.16"])
-    #expect(rows[1][0] == "1" && rows[1][4] == "3.6")
+    #expect(relation.map(\.1) == ["<", "=", "=", "=", ""])
+    // Below the range: the bound is its end, with no lower end and the posterior's probability.
+    #expect(relation[0].2 == "0.001" && relation[0].3 == "" && relation[0].4 == "0.001")
+    #expect(Double(relation[0].5)! >= 0.975)
+    #expect(rows[1][0] == "1" && rows[1][3] == "very hard")
 }

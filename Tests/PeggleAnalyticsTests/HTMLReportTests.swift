@@ -78,11 +78,11 @@ let trickyName = "<b>\"Tom & Jerry\"</b>"
 /// Three levels: one with a picture and a full sweep, one with an awkward name and a picture, one
 /// without a level file and without greedy episodes.
 func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
-    let eps = sweep("Plain", [(0, 20), (0.02, 16), (0.04, 8)]) + random("Plain", wins: 3)
-        + sweep(trickyName, [(0, 6), (0.01, 2)], episodes: 8) + random(trickyName, wins: 0)
+    let eps = curve("Plain", sigma50: 0.035, perSigma: 6, every: 4) + random("Plain", wins: 3)
+        + curve(trickyName, sigma50: 0.004, perSigma: 2, every: 8) + random(trickyName, wins: 0)
         + outcomes(level: "Unplayed by greedy", kind: "linear", label: "linear(policy=a&b)", wins: 12, of: 20)
     let levels = ["hash-Plain": sampleLevel(name: "Plain"), "hash-" + trickyName: sampleLevel(name: trickyName)]
-    return (DifficultyRater.rate(eps), levels)
+    return (DifficultyRater.rate(eps, options: RatingOptions(bands: true)), levels)
 }
 
 @Test func reportIsWellFormedWithOneSectionPerLevel() throws {
@@ -108,9 +108,9 @@ func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
         #expect(!doc.find("svg", class: "agent-bars", in: s).isEmpty)
         #expect(doc.find("svg", class: "skill-curve", in: s).count == (r.skill == nil ? 0 : 1))
         for svg in svgs { #expect(doc.nodes[svg].attributes["xmlns"] == "http://www.w3.org/2000/svg") }
-        // Every agent row is in the section's table.
+        // Every agent label has a row in the section's table (at its best aim).
         let table = try #require(doc.find("table", class: "agents", in: s).first)
-        #expect(doc.find("tr", in: table).count == r.agents.count + 1)
+        #expect(doc.find("tr", in: table).count == Set(r.agents.map(\.agentLabel)).count + 1)
         // Warnings are listed.
         let items = doc.find("ul", class: "warnings", in: s).flatMap { doc.find("li", in: $0) }.map { doc.allText($0) }
         #expect(items == r.warnings)
@@ -179,50 +179,50 @@ func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
 
 // MARK: Charts
 
-@Test func skillChartMarksSigma50WhereTheFitCrossesOneHalf() throws {
-    // sigma50 = 0.035 between the points at 0.02 and 0.04.
-    let curve = SkillCurve(agentLabel: "greedy <x>", stats: [(0.0, 20), (0.02, 16), (0.04, 8)].map { s, w in
-        AgentLevelStats(outcomes(level: "L", sigma: s, wins: w, of: 20))
-    } + [AgentLevelStats(outcomes(level: "L", sigma: 0.08, wins: 1, of: 5))])
-    let svg = SVGCharts.skillCurve(curve)
-    let doc = try #require(XMLTree.parse(svg))
+@Test func skillChartDrawsTheFitItsBandTheGamesAndSigma50() throws {
+    let r = DifficultyRater.rate(curve("L", sigma50: 0.02, perSigma: 10, every: 6, label: "greedy <x>")
+        + outcomes(level: "L", label: "greedy <x>", sigma: 0, wins: 5, of: 5), options: RatingOptions(bands: true))[0]
+    let skill = try #require(r.skill)
+    let doc = try #require(XMLTree.parse(SVGCharts.skillCurve(skill)))
     #expect(doc.nodes[0].name == "svg")
     let points = doc.find("g", class: "point")
-    #expect(points.count == 4)
-    let dots = points.compactMap { doc.find("circle", in: $0).first }.map { doc.nodes[$0].attributes }
-    let xs = dots.compactMap { $0["cx"].flatMap(Double.init) }
-    #expect(xs == xs.sorted() && Set(xs).count == 4)
-    // The hollow dot is the thin point.
-    #expect(dots.map { $0["fill"] == SVGPalette.board } == [false, false, false, true])
-    // The marker sits on the 1/2 line between the points at 0.02 and 0.04.
+    #expect(points.count == skill.points.count)
+    let xs = points.compactMap { doc.find("circle", in: $0).first }.compactMap { doc.nodes[$0].attributes["cx"].flatMap(Double.init) }
+    #expect(xs == xs.sorted() && Set(xs).count == xs.count)
+    // Sigma 0 has its own column, left of the log axis.
+    #expect(doc.find("g", class: "band-zero").count == 1)
+    #expect(doc.find("polygon", class: "band").count == 1 && doc.find("polyline", class: "fit").count == 1)
+    #expect(doc.find("line", class: "tier-edge").count == 3)
+    // sigma50 sits on the 1/2 line between the games on either side of 0.02.
+    guard case let .value(s, _, _) = skill.sigma50 else { Issue.record("\(skill.sigma50)"); return }
     let group = try #require(doc.find("g", class: "sigma50").first)
     let marker = try #require(doc.find("circle", in: group).first)
     let mx = try #require(doc.nodes[marker].attributes["cx"].flatMap(Double.init))
     let my = try #require(doc.nodes[marker].attributes["cy"].flatMap(Double.init))
-    #expect(mx > xs[1] && mx < xs[2])
+    let below = skill.points.lastIndex { $0.sigma < s }!, above = skill.points.firstIndex { $0.sigma > s }!
+    #expect(mx > xs[below] && mx < xs[above])
     let half = try #require(doc.find("line", class: "half").first)
     #expect(doc.nodes[half].attributes["y1"].flatMap(Double.init) == my)
-    // The dot of the point at 0 (all won) is at the top of the plot; the band and fit are drawn.
-    let plot = try #require(doc.find("rect", class: "plot").first)
-    #expect(dots[0]["cy"].flatMap(Double.init) == doc.nodes[plot].attributes["y"].flatMap(Double.init))
-    #expect(doc.find("polygon", class: "band").count == 1 && doc.find("polyline", class: "fit").count == 1)
     let label = try #require(doc.find("text", class: "sigma50-label").first)
-    #expect(doc.nodes[label].text == "\u{3c3}50 = 0.035 rad")
+    #expect(doc.nodes[label].text == "\u{3c3}50 " + SVGCharts.sigma50Text(skill.sigma50) + " rad")
     #expect(doc.find("title").contains { doc.nodes[$0].text.contains("greedy <x>") })
 }
 
 @Test func skillChartShowsBounds() throws {
-    let below = SkillCurve(agentLabel: "g", stats: [AgentLevelStats(outcomes(level: "L", sigma: 0, wins: 2, of: 20))])
+    let below = try #require(DifficultyRater.rate(curve("L", sigma50: 0.0001), options: RatingOptions(bands: true))[0].skill)
     let doc = try #require(XMLTree.parse(SVGCharts.skillCurve(below)))
     #expect(doc.find("g", class: "sigma50").count == 1)
-    #expect(doc.nodes[try #require(doc.find("text", class: "sigma50-label").first)].text == "\u{3c3}50 < 0 rad")
-    let empty = try #require(XMLTree.parse(SVGCharts.skillCurve(SkillCurve(agentLabel: "g", points: [], sigma50: .unknown))))
+    #expect(doc.find("polygon", in: doc.find("g", class: "sigma50")[0]).count == 1)
+    #expect(doc.nodes[try #require(doc.find("text", class: "sigma50-label").first)].text == "\u{3c3}50 < 0.001 rad")
+    let empty = try #require(XMLTree.parse(SVGCharts.skillCurve(SkillCurve(agentLabel: "g", stats: []))))
     #expect(empty.find("g", class: "point").isEmpty && empty.find("g", class: "sigma50").isEmpty)
-    #expect(SVGCharts.sigma50Text(.atLeast(0.16)) == "\u{2265} 0.16")
+    #expect(SVGCharts.sigma50Text(.above(0.5, probability: 0.99)) == "> 0.5")
+    #expect(SVGCharts.sigma50Text(.value(0.0123, low: 0.011, high: 0.0141)) == "0.012 (0.011\u{2013}0.014)")
 }
 
 @Test func barChartHasTwoBarsPerAgentRow() throws {
-    let r = DifficultyRater.rate(sweep("L", [(0, 20), (0.04, 5)]) + random("L", wins: 10))[0]
+    let r = DifficultyRater.rate(outcomes(level: "L", sigma: 0, wins: 20, of: 20) + outcomes(level: "L", sigma: 0.04, wins: 5, of: 20)
+        + random("L", wins: 10))[0]
     let doc = try #require(XMLTree.parse(SVGCharts.agentBars(r.agents)))
     let rows = doc.find("g", class: "agent-row")
     #expect(rows.count == r.agents.count)

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleGame
 import PeggleStore
 import Testing
 
@@ -6,16 +7,16 @@ import Testing
 @Suite("peggle rate", .serialized)
 struct RateCommandTests {
     static let levels = ["Levels/first-steps.json", "Levels/zombie-night.json"]
-    static let small = ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
+    static let small = ["--method", "grid", "--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
                         "--episodes", "6", "--sigmas", "0,0.05", "--batch", "5"]
 
     func rate(_ db: URL, _ extra: [String] = []) throws -> RunResult {
         try CLI.run(["rate"] + Self.levels + Self.small + ["--db", db.path] + extra)
     }
 
-    func contents(_ db: URL) throws -> (StoreCounts, [EpisodeSummary], Bool) {
+    func contents(_ db: URL) throws -> (StoreCounts, [PlayedGame], Bool) {
         let store = try PeggleStore(path: db.path)
-        return (try store.counts(), try store.summaries(), try store.integrityOK())
+        return (try store.counts(), try store.games(), try store.integrityOK())
     }
 
     @Test("a rerun adds nothing; a run stopped between batches resumes to the same totals")
@@ -51,7 +52,7 @@ struct RateCommandTests {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("killed.sqlite"), clean = dir.appendingPathComponent("clean.sqlite")
-        let args = ["rate"] + Self.levels + ["--agents", "greedy", "--candidates", "6", "--refine", "0x0", "--samples", "2",
+        let args = ["rate"] + Self.levels + ["--method", "grid", "--agents", "greedy", "--candidates", "6", "--refine", "0x0", "--samples", "2",
                                              "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2", "--threads", "2"]
         let p = Process()
         p.executableURL = CLI.binary

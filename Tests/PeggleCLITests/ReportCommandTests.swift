@@ -12,7 +12,7 @@ struct ReportCommandTests {
     func ratedDB() throws -> (dir: URL, db: URL) {
         let dir = try CLI.tempDir()  // the caller removes it
         let db = dir.appendingPathComponent("r.sqlite")
-        let r = try CLI.run(["rate", "Levels/first-steps.json", "Levels/springboard.json", "--agents", "random,greedy",
+        let r = try CLI.run(["rate", "Levels/first-steps.json", "Levels/springboard.json", "--method", "grid", "--agents", "random,greedy",
                              "--candidates", "8", "--refine", "1x2", "--samples", "2", "--episodes", "4",
                              "--sigmas", "0,0.05", "--db", db.path])
         try #require(r.status == 0, "\(r.stderr)")

@@ -7,7 +7,7 @@ import Testing
     // MARK: - Interruption
 
     /// Inserts `batches` into `store` the way a rerun does: skipping keys already stored.
-    func rate(_ store: PeggleStore, _ batches: [[NewEpisode]]) throws -> Int {
+    func rate(_ store: PeggleStore, _ batches: [[Fixture.Item]]) throws -> Int {
         var added = 0
         for batch in batches {
             added += try store.insert(batch)
@@ -43,7 +43,7 @@ import Testing
         var expected = try reference.counts()
         expected.runs = 2
         #expect(try store.counts() == expected)
-        #expect(try store.summaries() == reference.summaries())
+        #expect(try store.games() == reference.games())
         #expect(try Fixture.allShots(store) == Fixture.allShots(reference))
         #expect(try store.runs().map(\.finishedAt).map { $0 == nil } == [true, false])
         #expect(try store.integrityOK())
@@ -63,7 +63,7 @@ import Testing
         let copy = try PeggleStore(path: dir.path("copy.sqlite"))
         #expect(try copy.counts() == store.counts())
         #expect(try copy.counts().episodes == stored)
-        #expect(try copy.summaries() == store.summaries())
+        #expect(try copy.games() == store.games())
         #expect(try copy.integrityOK())
     }
 

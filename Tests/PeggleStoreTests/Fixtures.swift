@@ -1,4 +1,5 @@
 import Foundation
+import PeggleGame
 @testable import PeggleStore
 
 /// A fresh folder under the system's temporary directory, removed when the value goes away.
@@ -29,27 +30,49 @@ enum Fixture {
                     label: "greedy(candidates=\(8 * (i + 1)))")
     }
 
-    /// An episode whose every number follows from its key, with `shotCount` shots.
+    /// A game to insert: the game, the ids of its level and agent, and the run that played it.
+    struct Item {
+        var game: PlayedGame
+        var levelID: Int64
+        var agentID: Int64
+        var runID: Int64
+    }
+
+    /// A game whose every number follows from its key, with `shotCount` shots. Its identity
+    /// (level hash and name, agent kind and label) is blank: the store fills it from the ids when
+    /// it reads the game back (see `outcome`).
     static func episode(run: Int64, level: Int64, agent: Int64, seed: UInt64, sigma: Double,
-                        shotCount: Int = 3) -> NewEpisode {
+                        shotCount: Int = 3) -> Item {
         let won = seed % 3 == 0
-        let episode = EpisodeRecord(runID: run, levelID: level, agentID: agent, seed: seed, sigma: sigma,
-                                    status: won ? "won" : "lost", won: won, truncated: false,
-                                    score: Int(seed % 10_000) * 10, shots: shotCount, orangeCleared: won ? 3 : 1,
-                                    orangeTotal: 3, ballsUsed: shotCount, gameSeconds: Double(shotCount) * 4.5)
         let shots = (0..<shotCount).map { k in
-            ShotRecordRow(index: k, chosenAngle: 0.1 * Double(k), angle: 0.1 * Double(k) + sigma / 2, hitsBlue: k,
-                          hitsOrange: k % 2, hitsGreen: 0, hitsPurple: 0, hitsZombie: 0, hitsConfusement: 0,
-                          points: 10 * k, freeBalls: 0, caught: k == 1 ? 1 : 0, orangeCleared: k % 2, seconds: 4.5)
+            var hits = KindCounts()
+            hits.blue = k
+            hits.orange = k % 2
+            return PlayedShot(index: k, chosen: 0.1 * Double(k), angle: 0.1 * Double(k) + sigma / 2, hits: hits,
+                              points: 10 * k, freeBalls: 0, caught: k == 1 ? 1 : 0, orangeCleared: k % 2, seconds: 4.5)
         }
-        return NewEpisode(episode: episode, shots: shots)
+        let game = PlayedGame(levelHash: "", levelName: "", agentKind: "", agentLabel: "", seed: seed, sigma: sigma,
+                              status: won ? .won : .lost, score: Int(seed % 10_000) * 10, shots: shotCount,
+                              orangeCleared: won ? 3 : 1, orangeTotal: 3, ballsUsed: shotCount,
+                              gameSeconds: Double(shotCount) * 4.5, shotLog: shots)
+        return Item(game: game, levelID: level, agentID: agent, runID: run)
+    }
+
+    /// `game` with its identity blanked, to compare what was read with what was inserted.
+    static func outcome(_ game: PlayedGame) -> PlayedGame {
+        var g = game
+        g.levelHash = ""
+        g.levelName = ""
+        g.agentKind = ""
+        g.agentLabel = ""
+        return g
     }
 
     /// Every episode of a rating plan (levels × agents × sigmas × seeds), cut into batches, with
     /// the ids the plan's levels and agents have in `store`.
     static func plan(_ store: PeggleStore, run: Int64, levels: Int = 2, agents: Int = 2, sigmas: [Double] = [0, 0.02],
-                     seeds: [UInt64] = Array(1...6), batchSize: Int = 5) throws -> [[NewEpisode]] {
-        var all: [NewEpisode] = []
+                     seeds: [UInt64] = Array(1...6), batchSize: Int = 5) throws -> [[Item]] {
+        var all: [Item] = []
         for l in 0..<levels {
             let levelID = try store.level(level(l))
             for a in 0..<agents {
@@ -76,5 +99,14 @@ enum Fixture {
                 ORDER BY l.content_hash, a.label, e.sigma, e.seed, s.idx
                 """)
         }
+    }
+}
+
+extension PeggleStore {
+    /// Inserts fixture items of one run.
+    func insert(_ items: [Fixture.Item]) throws -> Int {
+        guard let run = items.first?.runID else { return try insert([], runID: 0) }
+        precondition(items.allSatisfy { $0.runID == run }, "one run per batch")
+        return try insert(items.map { ($0.game, $0.levelID, $0.agentID) }, runID: run)
     }
 }

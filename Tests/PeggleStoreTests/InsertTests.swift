@@ -16,15 +16,11 @@ import Testing
         let batch = (1...4).map { Fixture.episode(run: run, level: level, agent: agent, seed: $0, sigma: 0.01, shotCount: Int($0)) }
         #expect(try store.insert(batch) == 4)
         #expect(try store.counts() == StoreCounts(levels: 1, agents: 1, runs: 1, episodes: 4, shots: 1 + 2 + 3 + 4))
-        let stored = try store.episodes(levelID: level, agentID: agent)
-        #expect(stored.count == 4)
-        for (original, row) in zip(batch, stored) {
-            var expected = original.episode
-            expected.id = row.id
-            #expect(row == expected)
-            let shots = try store.shots(episodeID: row.id!)
-            #expect(shots == original.shots.map { var s = $0; s.episodeID = row.id!; return s })
-        }
+        let stored = try store.games(levelID: level, agentID: agent, withShots: true)
+        #expect(stored.map(Fixture.outcome) == batch.map(\.game))
+        #expect(stored.allSatisfy { $0.levelHash == Fixture.level(0).contentHash && $0.agentLabel == Fixture.agent(0).label })
+        // Without shots, the same games with empty shot logs.
+        #expect(try store.games(levelID: level, agentID: agent).map(Fixture.outcome) == batch.map(\.game.withoutShots))
     }
 
     @Test func insertingTheSameBatchAgainAddsNothing() throws {
@@ -32,10 +28,10 @@ import Testing
         let batch = (1...5).map { Fixture.episode(run: run, level: level, agent: agent, seed: $0, sigma: 0) }
         #expect(try store.insert(batch) == 5)
         let before = try store.counts()
-        let summaries = try store.summaries()
+        let summaries = try store.games()
         #expect(try store.insert(batch) == 0)
         #expect(try store.counts() == before)
-        #expect(try store.summaries() == summaries)
+        #expect(try store.games() == summaries)
     }
 
     @Test func aMixedBatchInsertsOnlyTheNewEpisodes() throws {
@@ -45,13 +41,13 @@ import Testing
         var mixed = [2, 4, 3, 5, 5].map { Fixture.episode(run: run, level: level, agent: agent, seed: $0, sigma: 0) }
         mixed.append(Fixture.episode(run: run, level: level, agent: agent, seed: 2, sigma: 0.05))
         // A stored episode offered with different numbers is still skipped, not overwritten.
-        mixed[0].episode.score = -1
+        mixed[0].game.score = -1
         #expect(try store.insert(mixed) == 3)
         let keys = try store.storedKeys(levelID: level, agentID: agent)
         #expect(keys == Set([1, 2, 3, 4, 5].map { EpisodeKey(seed: $0, sigma: 0) } + [EpisodeKey(seed: 2, sigma: 0.05)]))
         #expect(try store.counts().episodes == 6)
         #expect(try store.counts().shots == 6 * 3)
-        #expect(try store.summaries().allSatisfy { $0.score >= 0 })
+        #expect(try store.games().allSatisfy { $0.score >= 0 })
     }
 
     @Test func storedKeysAreExactlyThoseOfTheLevelAndAgent() throws {
@@ -77,14 +73,14 @@ import Testing
         let seeds: [UInt64] = [UInt64.max, UInt64(Int64.max) + 1, UInt64(Int64.max), 0, 0xdead_beef_cafe_f00d]
         _ = try store.insert(seeds.map { Fixture.episode(run: run, level: level, agent: agent, seed: $0, sigma: 0) })
         #expect(try store.storedKeys(levelID: level, agentID: agent) == Set(seeds.map { EpisodeKey(seed: $0, sigma: 0) }))
-        #expect(Set(try store.episodes(levelID: level, agentID: agent).map(\.seed)) == Set(seeds))
-        // Summaries order seeds as unsigned numbers.
-        #expect(try store.summaries().map(\.seed) == seeds.sorted())
+        #expect(Set(try store.games(levelID: level, agentID: agent).map(\.seed)) == Set(seeds))
+        // Games are read with seeds ordered as unsigned numbers.
+        #expect(try store.games().map(\.seed) == seeds.sorted())
         // And a rerun recognises them.
         #expect(try store.insert(seeds.map { Fixture.episode(run: run, level: level, agent: agent, seed: $0, sigma: 0) }) == 0)
     }
 
-    @Test func summariesJoinLevelAndAgentInReportOrder() throws {
+    @Test func gamesJoinLevelAndAgentInReportOrder() throws {
         let store = try PeggleStore()
         let run = try store.beginRun(command: "test", configuration: "{}", engineVersion: "0", startedAt: Fixture.startedAt)
         let zeta = try store.level(Fixture.level(0, name: "Zeta"))
@@ -96,17 +92,15 @@ import Testing
             Fixture.episode(run: run, level: alpha, agent: agent, seed: 3, sigma: 0),
             Fixture.episode(run: run, level: alpha, agent: agent, seed: 1, sigma: 0.1),
         ])
-        let rows = try store.summaries()
+        let rows = try store.games()
         #expect(rows.map(\.levelName) == ["Alpha", "Alpha", "Alpha", "Zeta"])
         #expect(rows.map(\.sigma) == [0, 0.1, 0.1, 0])
         #expect(rows.map(\.seed) == [3, 1, 2, 1])
-        let first = Fixture.episode(run: run, level: alpha, agent: agent, seed: 3, sigma: 0).episode
-        #expect(rows[0] == EpisodeSummary(levelHash: Fixture.level(1).contentHash, levelName: "Alpha", agentKind: "greedy",
-                                          agentLabel: Fixture.agent(0).label, agentParameters: Fixture.agent(0).parameters,
-                                          agentID: agent, seed: 3, sigma: 0, status: first.status, won: first.won,
-                                          truncated: first.truncated, score: first.score, shots: first.shots,
-                                          orangeCleared: first.orangeCleared, orangeTotal: first.orangeTotal,
-                                          ballsUsed: first.ballsUsed, gameSeconds: first.gameSeconds))
+        let first = Fixture.episode(run: run, level: alpha, agent: agent, seed: 3, sigma: 0).game
+        #expect(rows[0].levelHash == Fixture.level(1).contentHash)
+        #expect(rows[0].agentKind == "greedy")
+        #expect(rows[0].agentLabel == Fixture.agent(0).label)
+        #expect(Fixture.outcome(rows[0]) == first.withoutShots)
     }
 
     // MARK: - Atomicity
@@ -115,9 +109,9 @@ import Testing
         let (store, run, level, agent) = try fresh()
         _ = try store.insert([Fixture.episode(run: run, level: level, agent: agent, seed: 1, sigma: 0)])
         let before = try store.counts()
-        let summaries = try store.summaries()
+        let summaries = try store.games()
         var bad = Fixture.episode(run: run, level: level, agent: agent, seed: 3, sigma: 0)
-        bad.shots[2].index = 0
+        bad.game.shotLog[2].index = 0
         let batch = [Fixture.episode(run: run, level: level, agent: agent, seed: 2, sigma: 0), bad,
                      Fixture.episode(run: run, level: level, agent: agent, seed: 4, sigma: 0)]
         #expect { try store.insert(batch) } throws: { error in
@@ -125,7 +119,7 @@ import Testing
             return path == ":memory:" && message.contains("UNIQUE")
         }
         #expect(try store.counts() == before)
-        #expect(try store.summaries() == summaries)
+        #expect(try store.games() == summaries)
         #expect(try store.storedKeys(levelID: level, agentID: agent) == [EpisodeKey(seed: 1, sigma: 0)])
     }
 

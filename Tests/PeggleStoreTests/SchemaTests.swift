@@ -60,12 +60,22 @@ import Testing
     }
 
     @Test func episodeStatusIsChecked() throws {
+        // A `PlayedGame` cannot hold another status; the schema refuses one written by hand.
         let store = try PeggleStore()
-        var new = Fixture.episode(run: try store.beginRun(command: "c", configuration: "{}", engineVersion: "1"),
-                                  level: try store.level(Fixture.level(0)), agent: try store.agent(Fixture.agent(0)),
-                                  seed: 1, sigma: 0)
-        new.episode.status = "draw"
-        #expect(throws: StoreError.self) { try store.insert([new]) }
+        let run = try store.beginRun(command: "c", configuration: "{}", engineVersion: "1")
+        let level = try store.level(Fixture.level(0)), agent = try store.agent(Fixture.agent(0))
+        #expect(throws: DatabaseError.self) {
+            try store.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO episode (run_id, level_id, agent_id, seed, sigma, status, won, truncated, score, shots,
+                                         orange_cleared, orange_total, balls_used, game_seconds)
+                    VALUES (?, ?, ?, 1, 0, 'draw', 0, 0, 0, 1, 0, 3, 1, 1.5)
+                    """, arguments: [run, level, agent])
+            }
+        }
         #expect(try store.counts().episodes == 0)
+        // The same row with a known status is accepted, so the refusal was the status's.
+        _ = try store.insert([Fixture.episode(run: run, level: level, agent: agent, seed: 1, sigma: 0)])
+        #expect(try store.counts().episodes == 1)
     }
 }

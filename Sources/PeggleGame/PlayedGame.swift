@@ -1,0 +1,123 @@
+/// One played game: which level, which agent, which seed and aim noise, and how it went. The one
+/// row type for a game across the package: the episode runner makes it, the store writes and
+/// reads it, the analytics and the reports read it.
+public struct PlayedGame: Sendable, Equatable {
+    /// The level's content hash (`Level.contentHash`): what groups games into levels.
+    public var levelHash: String
+    public var levelName: String
+    /// "random", "greedy", "linear".
+    public var agentKind: String
+    /// The agent with its settings (kind and sorted parameters); distinct agents have distinct labels.
+    public var agentLabel: String
+    /// The episode seed: it alone fixes the game's random events, the agent's stream and the aim noise.
+    public var seed: UInt64
+    /// Aim noise, radians: the standard deviation of the Gaussian added to every chosen angle.
+    public var sigma: Double
+    /// `.won`, `.lost`, or `.playing` when the runner stopped the game at its shot cap (truncated).
+    public var status: GameStatus
+    public var score: Int
+    /// Shots taken.
+    public var shots: Int
+    public var orangeCleared: Int
+    /// Orange pegs on the level.
+    public var orangeTotal: Int
+    /// Classic: balls the game cost, net of free balls (starting balls minus balls left).
+    /// Other modes: shots taken.
+    public var ballsUsed: Int
+    /// Game time over all shots, seconds.
+    public var gameSeconds: Double
+    /// Every shot in order; empty when the game was read without its shots.
+    public var shotLog: [PlayedShot]
+
+    public init(levelHash: String, levelName: String, agentKind: String, agentLabel: String, seed: UInt64,
+                sigma: Double, status: GameStatus, score: Int, shots: Int, orangeCleared: Int, orangeTotal: Int,
+                ballsUsed: Int, gameSeconds: Double, shotLog: [PlayedShot] = []) {
+        self.levelHash = levelHash
+        self.levelName = levelName
+        self.agentKind = agentKind
+        self.agentLabel = agentLabel
+        self.seed = seed
+        self.sigma = sigma
+        self.status = status
+        self.score = score
+        self.shots = shots
+        self.orangeCleared = orangeCleared
+        self.orangeTotal = orangeTotal
+        self.ballsUsed = ballsUsed
+        self.gameSeconds = gameSeconds
+        self.shotLog = shotLog
+    }
+
+    public var won: Bool { status == .won }
+    /// Stopped at the runner's shot cap with the game still going (counts as not won).
+    public var truncated: Bool { status == .playing }
+
+    /// Orange pegs cleared over orange pegs on the level (1 when the level has none).
+    public var orangeFraction: Double { orangeTotal <= 0 ? 1 : Double(orangeCleared) / Double(orangeTotal) }
+
+    /// The game without its shots (what reports read).
+    public var withoutShots: PlayedGame {
+        var g = self
+        g.shotLog = []
+        return g
+    }
+}
+
+/// One shot of a played game.
+public struct PlayedShot: Sendable, Equatable {
+    /// 0-based shot number.
+    public var index: Int
+    /// The agent's choice, radians, before noise.
+    public var chosen: Double
+    /// The angle fired: the choice plus aim noise, clamped to the aim range, radians.
+    public var angle: Double
+    /// Pegs lit this shot, by kind.
+    public var hits: KindCounts
+    public var points: Int
+    /// Free balls this shot earned (bucket catches plus score thresholds).
+    public var freeBalls: Int
+    /// Balls caught by the bucket this shot.
+    public var caught: Int
+    public var orangeCleared: Int
+    /// Game seconds the shot took.
+    public var seconds: Double
+
+    public init(index: Int, chosen: Double, angle: Double, hits: KindCounts, points: Int, freeBalls: Int, caught: Int,
+                orangeCleared: Int, seconds: Double) {
+        self.index = index
+        self.chosen = chosen
+        self.angle = angle
+        self.hits = hits
+        self.points = points
+        self.freeBalls = freeBalls
+        self.caught = caught
+        self.orangeCleared = orangeCleared
+        self.seconds = seconds
+    }
+}
+
+/// A validated level ready to play: checked and built once, with its content hash; every game
+/// starts from a copy of the same start state (a copy shares storage until the game changes it).
+public struct PreparedLevel: Sendable {
+    public let level: Level
+    /// `level.contentHash`, computed once.
+    public let hash: String
+    /// The start of every game, seed 0.
+    public let start: GameState
+
+    /// Throws the level's first problem if it is not valid.
+    public init(_ level: Level, rules: Rules = Rules()) throws(LevelFormatError) {
+        self.level = level
+        start = try GameState(level: level, rules: rules, seed: 0)
+        hash = level.contentHash
+    }
+
+    public var rules: Rules { start.rules }
+
+    /// A new game with `seed`: exactly `GameState(level:rules:seed:)`, without validating again.
+    public func newGame(seed: UInt64) -> GameState {
+        var game = start
+        game.reseed(seed)
+        return game
+    }
+}

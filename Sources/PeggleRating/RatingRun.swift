@@ -1,0 +1,299 @@
+import Foundation
+import PeggleAgents
+import PeggleAnalytics
+import PeggleGame
+import PeggleStore
+import Synchronization
+
+/// What a rating run reports while it works.
+public enum RatingEvent: Sendable {
+    /// Games played so far in this run, and at most how many it will play in all (the adaptive
+    /// method stops levels early, so the bound shrinks as it goes).
+    case progress(played: Int, atMost: Int, final: Bool)
+    /// A level's adaptive measurement ended.
+    case measured(level: String, agent: String, fit: SkillFit, stop: SkillMeasurement.Stop)
+}
+
+/// One rating run: registers the levels and agents in the store, plays every game not yet stored
+/// on worker threads, in rounds, and hands finished games to the single writer.
+///
+/// **Rounds.** A round is every game that can be chosen now: in the first, every fixed-schedule
+/// game (grid, or the adaptive method's context games) and each measured level's first batch;
+/// then each unfinished level's next batch, chosen from the outcomes of the ones before. The
+/// games of a round are independent and play in parallel; the batches depend only on their own
+/// level's outcomes, added in the batch's order, so the choices never depend on the threads.
+///
+/// **Resume.** Games already in the store are not played again: a measurement replays its
+/// batches from the stored outcomes (the same choices, since the outcomes are the same) and plays
+/// from the first batch with a game missing. Each level is validated and built once; every game
+/// starts from a copy; the first choice of a deterministic agent at a sigma is computed once per
+/// level and shared by every game (every game of a level starts from the same board).
+public final class RatingRun: @unchecked Sendable {
+    public enum StopReason: Sendable, Equatable, CustomStringConvertible {
+        case interrupted
+        case testHook(batches: Int)
+        case storeFailed
+
+        public var description: String {
+            switch self {
+            case .interrupted: "interrupted"
+            case let .testHook(b): "stopped after \(b) batches (--stop-after-batches)"
+            case .storeFailed: "the database refused a batch"
+            }
+        }
+    }
+
+    /// How a run went.
+    public struct Summary: Sendable {
+        public var levels: Int, agents: Int
+        /// Games this run stored, and games found stored already (skipped or replayed).
+        public var added: Int, alreadyStored: Int
+        public var seconds: Double
+        /// Why the run stopped before the end, if it did.
+        public var stopReason: StopReason?
+        /// Each measured (level, agent) and its fit when the run ended, in level then agent order.
+        public var measurements: [(level: String, agent: String, measurement: SkillMeasurement)]
+    }
+
+    struct Job: Sendable {
+        var level: Int, agent: Int
+        var seed: UInt64, sigma: Double
+    }
+
+    struct MeasurementKey: Hashable {
+        var level: Int, agent: Int
+    }
+
+    struct OpeningKey: Hashable {
+        var level: Int, agent: Int
+        var sigma: Double
+    }
+
+    let store: PeggleStore
+    let config: RatingConfig
+    let levels: [(name: String, prepared: PreparedLevel, id: Int64)]
+    let agentIDs: [Int64]
+    let runID: Int64
+    let threads: Int, commitBatch: Int
+    let stopAfterBatches: Int?
+    let events: @Sendable (RatingEvent) -> Void
+    private let stopRequest = Atomic<Bool>(false)
+
+    /// Registers `levels` (already validated by the caller: each is checked again here, and a
+    /// level that is not valid is a precondition failure) and the config's agents, and records
+    /// the run's start.
+    /// - Parameters:
+    ///   - levels: a display name (the file) and the level.
+    ///   - command: the command line, stored with the run.
+    ///   - commitBatch: games per transaction.
+    ///   - stopAfterBatches: a test hook: stop as a crash would, after this many committed batches.
+    public init(store: PeggleStore, levels: [(name: String, level: Level)], config: RatingConfig, command: String,
+                threads: Int, commitBatch: Int = 25, stopAfterBatches: Int? = nil, startedAt: Date = Date(),
+                events: @escaping @Sendable (RatingEvent) -> Void = { _ in }) throws(StoreError) {
+        precondition(threads >= 1 && commitBatch >= 1)
+        self.store = store
+        self.config = config
+        self.threads = threads
+        self.commitBatch = commitBatch
+        self.stopAfterBatches = stopAfterBatches
+        self.events = events
+        var registered: [(name: String, prepared: PreparedLevel, id: Int64)] = []
+        for (name, level) in levels {
+            let prepared: PreparedLevel
+            do { prepared = try PreparedLevel(level, rules: config.rules) } catch {
+                preconditionFailure("\(name): \(error)")
+            }
+            registered.append((name, prepared, try store.level(LevelRecord(level: level, hash: prepared.hash))))
+        }
+        self.levels = registered
+        var ids: [Int64] = []
+        for agent in config.agents { ids.append(try store.agent(AgentRecord(agent: agent))) }
+        agentIDs = ids
+        runID = try store.beginRun(command: command, configuration: Self.configurationJSON(config, levels: registered),
+                                   engineVersion: PeggleGym.version, startedAt: startedAt)
+    }
+
+    /// Asks the run to stop (Ctrl-C): no new game starts; finished games are committed.
+    public func requestStop() { stopRequest.store(true, ordering: .relaxed) }
+
+    /// Plays the run to its end (or until asked to stop) and records its end in the store.
+    public func run(finishedAt: () -> Date = { Date() }) throws(StoreError) -> Summary {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let agents = config.agents
+        var stored: [MeasurementKey: [EpisodeKey: Bool]] = [:]
+        for l in levels.indices {
+            for a in agents.indices {
+                let games = try store.games(levelID: levels[l].id, agentID: agentIDs[a])
+                stored[MeasurementKey(level: l, agent: a)] = Dictionary(games.map { (EpisodeKey(seed: $0.seed, sigma: $0.sigma), $0.won) },
+                                                                        uniquingKeysWith: { a, _ in a })
+            }
+        }
+        var alreadyStored = 0
+        // Fixed-schedule games.
+        var fixed: [Job] = []
+        for l in levels.indices {
+            for (a, agent) in agents.enumerated() where !config.isMeasured(agent) {
+                let sigmas = config.method == .grid ? config.sigmas : [0]
+                for sigma in sigmas {
+                    for k in 0..<config.games {
+                        let seed = config.firstSeed &+ UInt64(k)
+                        if stored[MeasurementKey(level: l, agent: a)]![EpisodeKey(seed: seed, sigma: sigma)] != nil {
+                            alreadyStored += 1
+                        } else {
+                            fixed.append(Job(level: l, agent: a, seed: seed, sigma: sigma))
+                        }
+                    }
+                }
+            }
+        }
+        // Adaptive measurements, in level then agent order.
+        var keys: [MeasurementKey] = []
+        var measurements: [MeasurementKey: SkillMeasurement] = [:]
+        for l in levels.indices {
+            for (a, agent) in agents.enumerated() where config.isMeasured(agent) {
+                let key = MeasurementKey(level: l, agent: a)
+                keys.append(key)
+                measurements[key] = SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed)
+            }
+        }
+
+        let playedSoFar = Atomic<Int>(0)
+        let bound = Mutex<Int>(0)
+        let events = self.events
+        let writer = GameWriter(store: store, runID: runID, batch: commitBatch, stopAfterBatches: stopAfterBatches,
+                                progressInterval: 0.25) { played, final in
+            events(.progress(played: played, atMost: bound.withLock { $0 }, final: final))
+        }
+        var openings: [OpeningKey: Double] = [:]
+        var firstRound = true
+        var ended = Set<MeasurementKey>()
+        rounds: while true {
+            // Each unfinished measurement's next batch: replayed from the store while its games are there.
+            var pending: [(key: MeasurementKey, batch: [SkillMeasurement.Trial])] = []
+            var jobs = firstRound ? fixed : []
+            for key in keys {
+                while true {
+                    let batch = measurements[key]!.nextBatch()
+                    if batch.isEmpty { break }
+                    let have = stored[key]!
+                    let missing = batch.filter { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)] == nil }
+                    if missing.isEmpty {
+                        measurements[key]!.record(batch, won: batch.map { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)]! })
+                        alreadyStored += batch.count
+                        continue
+                    }
+                    alreadyStored += batch.count - missing.count
+                    pending.append((key, batch))
+                    jobs += missing.map { Job(level: key.level, agent: key.agent, seed: $0.seed, sigma: $0.sigma) }
+                    break
+                }
+            }
+            for key in keys where measurements[key]!.stop != nil && !ended.contains(key) {
+                ended.insert(key)
+                let m = measurements[key]!
+                events(.measured(level: levels[key.level].name, agent: agents[key.agent].label, fit: m.posterior.summary(),
+                                 stop: m.stop!))
+            }
+            firstRound = false
+            if jobs.isEmpty { break }
+            let remaining = keys.reduce(0) { total, key in
+                let m = measurements[key]!
+                return total + (m.stop == nil ? config.adaptive.budget - m.played.count : 0)
+            }
+            bound.withLock { $0 = playedSoFar.load(ordering: .relaxed) + jobs.count
+                + max(0, remaining - pending.reduce(0) { $0 + $1.batch.count }) }
+
+            // The first choices this round needs, computed once each, in parallel.
+            var needed: [OpeningKey] = []
+            var seen = Set<OpeningKey>()
+            for j in jobs where agents[j.agent].choiceIgnoresRandomStream {
+                let k = OpeningKey(level: j.level, agent: j.agent, sigma: j.sigma)
+                if openings[k] == nil && seen.insert(k).inserted { needed.append(k) }
+            }
+            let levels = self.levels, maxShots = config.maxShots, keysToCompute = needed
+            let computed = Parallel.map(needed.count, threads: threads, chunksPerThread: .max) { i in
+                let k = keysToCompute[i], agent = agents[k.agent]
+                return Episode.firstChoice(agent, prepared: levels[k.level].prepared, sigma: k.sigma,
+                                           maxShots: maxShots)
+            }
+            for (k, v) in zip(needed, computed) { openings[k] = v }
+
+            // Play the round.
+            let results = UnsafeMutableBufferPointer<PlayedGame?>.allocate(capacity: jobs.count)
+            results.initialize(repeating: nil)
+            defer {
+                _ = results.deinitialize()
+                results.deallocate()
+            }
+            nonisolated(unsafe) let slots = results
+            let ids = agentIDs, shared = openings, round = jobs
+            Parallel.forEach(round.count, threads: threads, chunksPerThread: .max) { i in
+                if writer.stopping || self.stopRequest.load(ordering: .relaxed) { return }
+                let j = round[i]
+                let agent = agents[j.agent]
+                let first = agent.choiceIgnoresRandomStream ? shared[OpeningKey(level: j.level, agent: j.agent, sigma: j.sigma)] : nil
+                let game = Episode.play(agent, prepared: levels[j.level].prepared, seed: j.seed, sigma: j.sigma,
+                                        maxShots: maxShots, firstChoice: first)
+                slots[i] = game
+                playedSoFar.wrappingAdd(1, ordering: .relaxed)
+                writer.add(game, levelID: levels[j.level].id, agentID: ids[j.agent])
+            }
+            if self.stopRequest.load(ordering: .relaxed) { writer.requestStop(.interrupted) }
+            if writer.stopping { break rounds }
+            for (i, j) in round.enumerated() {
+                stored[MeasurementKey(level: j.level, agent: j.agent)]![EpisodeKey(seed: j.seed, sigma: j.sigma)] = results[i]!.won
+            }
+            for (key, batch) in pending {
+                let have = stored[key]!
+                measurements[key]!.record(batch, won: batch.map { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)]! })
+            }
+        }
+        let state = writer.finish()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let failure = state.failure { throw failure }
+        try store.finishRun(runID, episodesAdded: state.added, finishedAt: finishedAt())
+        return Summary(levels: levels.count, agents: agents.count, added: state.added, alreadyStored: alreadyStored,
+                       seconds: seconds, stopReason: state.stopReason,
+                       measurements: keys.map { (levels[$0.level].name, agents[$0.agent].label, measurements[$0]!) })
+    }
+
+    /// The run's settings as the `run` row keeps them: JSON with sorted keys.
+    static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)]) -> String {
+        struct Level: Encodable { var file: String, hash: String }
+        struct Adaptive: Encodable { var batch_size: Int, budget: Int, precision: Double }
+        struct Configuration: Encodable {
+            var method: String, agents: [String], skill_kind: String, games: Int
+            var sigmas: [Double]?, adaptive: Adaptive?
+            var first_seed: UInt64, max_shots: Int, levels: [Level]
+        }
+        let value = Configuration(
+            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind, games: c.games,
+            sigmas: c.method == .grid ? c.sigmas : nil,
+            adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
+                                                       precision: c.adaptive.precision) : nil,
+            first_seed: c.firstSeed, max_shots: c.maxShots, levels: levels.map { Level(file: $0.name, hash: $0.prepared.hash) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+extension LevelRecord {
+    /// The store's row of `level`, whose content hash is `hash`.
+    public init(level l: Level, hash: String) {
+        self.init(contentHash: hash, name: l.name, json: LevelCodec.encode(l), mode: l.mode.name,
+                  power: l.power.rawValue, pegCount: l.pegs.count, blue: l.count(of: .blue), orange: l.count(of: .orange),
+                  green: l.count(of: .green), purple: l.count(of: .purple), zombie: l.count(of: .zombie),
+                  confusement: l.count(of: .confusement), blockCount: l.blocks.count)
+    }
+}
+
+extension AgentRecord {
+    /// The store's row of `agent`: kind, parameters as JSON with sorted keys, weights hash.
+    public init(agent a: any Agent) {
+        // The same text `peggle` has always written, so existing databases keep their agents' identity.
+        let data = (try? JSONSerialization.data(withJSONObject: a.parameters, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let parameters = String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
+        self.init(kind: a.kind, parameters: parameters, weightsHash: (a as? any WeightedAgent)?.weightsHash, label: a.label)
+    }
+}
