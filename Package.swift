@@ -52,6 +52,6 @@ let package = Package(
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
         // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", "PeggleAnalytics", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -398,12 +398,20 @@ public struct SkillFit: Sendable, Equatable {
     }
 
     /// Whether the measurement may stop: sigma50 is a value within a factor `precision` either
-    /// side, or the whole interval lies beyond one end of the range (the posterior puts at least
-    /// 1 - (1 - level) / 2 of its mass there: 0.975).
+    /// side; or the whole interval lies beyond one end of the range (the posterior puts at least
+    /// 1 - (1 - level) / 2 of its mass there: 0.975); or it lies within a factor `precision` of an
+    /// end and past it (below `lowest * precision`, above `highest / precision`), where no game
+    /// inside the range can make it a value that precise (`isAtRangeEnd`).
     public func isDone(precision target: Double) -> Bool {
-        let sure = 1 - (1 - level) / 2
-        if probabilityBelow >= sure || probabilityAbove >= sure { return true }
+        if isAtRangeEnd(precision: target) { return true }
         if case .value = sigma50 { return precision <= target }
         return false
+    }
+
+    /// sigma50 is a bound at an end of the range as precise as `precision` allows: see `isDone`.
+    public func isAtRangeEnd(precision target: Double) -> Bool {
+        let sure = 1 - (1 - level) / 2
+        if probabilityBelow >= sure || probabilityAbove >= sure { return true }
+        return high <= SkillModel.lowest * target || low >= SkillModel.highest / target
     }
 }

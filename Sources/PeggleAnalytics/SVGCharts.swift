@@ -82,13 +82,16 @@ public enum SVGCharts {
             out += text("0", x: x(0), y: top + ph + 15, size: 10, fill: SVGPalette.dim, anchor: "middle")
             out += "<line x1=\"\(n(x0))\" y1=\"\(n(top))\" x2=\"\(n(x0))\" y2=\"\(n(top + ph))\" stroke=\"\(axisColour)\" stroke-dasharray=\"2 3\"/>\n"
         }
-        // Tier edges.
-        for (edge, name) in [(tierEdges.veryHard, "very hard | hard"), (tierEdges.hard, "hard | medium"),
-                             (tierEdges.medium, "medium | easy")] {
+        // Tier edges, and each tier's name in the middle of its stretch of the axis.
+        let edges = [SkillModel.lowest, tierEdges.veryHard, tierEdges.hard, tierEdges.medium, SkillModel.highest]
+        for edge in edges.dropFirst().dropLast() {
             let tx = x(edge)
             out += "<line class=\"tier-edge\" x1=\"\(n(tx))\" y1=\"\(n(top))\" x2=\"\(n(tx))\" y2=\"\(n(top + ph))\" "
             out += "stroke=\"\(axisColour)\" stroke-opacity=\"0.8\" stroke-dasharray=\"1 3\"/>\n"
-            out += text(name, x: tx, y: top + 11, size: 8.5, fill: SVGPalette.dim, anchor: "middle")
+        }
+        for (k, tier) in [Tier.veryHard, .hard, .medium, .easy].enumerated() {
+            let mid = (x(edges[k]) + x(edges[k + 1])) / 2
+            out += text(tier.rawValue, x: mid, y: top + 11, size: 8.5, fill: SVGPalette.dim, anchor: "middle")
         }
         out += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(pw + zeroColumn))\" height=\"\(n(ph))\" fill=\"none\" stroke=\"\(axisColour)\"/>\n"
         let games = curve.points.reduce(0) { $0 + $1.episodes }

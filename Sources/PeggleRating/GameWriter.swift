@@ -17,13 +17,16 @@ final class GameWriter: @unchecked Sendable {
     private let store: PeggleStore
     private let runID: Int64
     private let batch: Int, stopAfterBatches: Int?
+    private let afterCommit: (@Sendable (_ batches: Int) -> Void)?
     private let progress: @Sendable (_ played: Int, _ final: Bool) -> Void
     private let progressInterval: Double
     /// Signalled once by the writer thread when everything is committed.
     private let finished = DispatchSemaphore(value: 0)
 
     init(store: PeggleStore, runID: Int64, batch: Int, stopAfterBatches: Int?, progressInterval: Double,
+         afterCommit: (@Sendable (_ batches: Int) -> Void)? = nil,
          progress: @escaping @Sendable (_ played: Int, _ final: Bool) -> Void) {
+        self.afterCommit = afterCommit
         self.store = store
         self.runID = runID
         self.batch = batch
@@ -91,6 +94,7 @@ final class GameWriter: @unchecked Sendable {
                     let count = batches
                     cond.unlock()
                     if hook { requestStop(.testHook(batches: count)) }
+                    afterCommit?(count)
                 } catch {
                     cond.lock()
                     failure = error

@@ -76,6 +76,9 @@ public final class RatingRun: @unchecked Sendable {
     let runID: Int64
     let threads: Int, commitBatch: Int
     let stopAfterBatches: Int?
+    /// A test hook called on the writer thread after each committed batch with the batch count
+    /// (the CLI's kill -9 test blocks there to be killed at a known point).
+    public var afterCommit: (@Sendable (_ batches: Int) -> Void)?
     let events: @Sendable (RatingEvent) -> Void
     private let stopRequest = Atomic<Bool>(false)
 
@@ -161,7 +164,7 @@ public final class RatingRun: @unchecked Sendable {
         let bound = Mutex<Int>(0)
         let events = self.events
         let writer = GameWriter(store: store, runID: runID, batch: commitBatch, stopAfterBatches: stopAfterBatches,
-                                progressInterval: 0.25) { played, final in
+                                progressInterval: 0.25, afterCommit: afterCommit) { played, final in
             events(.progress(played: played, atMost: bound.withLock { $0 }, final: final))
         }
         var openings: [OpeningKey: Double] = [:]

@@ -40,8 +40,9 @@ public struct SkillMeasurement: Sendable, Equatable {
     public enum Stop: String, Sendable, Equatable {
         /// The interval is within the precision asked.
         case precise
-        /// The posterior puts sigma50 beyond an end of the measured range.
-        case beyondRange = "beyond range"
+        /// sigma50 lies beyond an end of the measured range, or within a factor `precision` of it
+        /// and past it (`SkillFit.isAtRangeEnd`): a bound.
+        case beyondRange = "at the range's end"
         /// The game budget is spent.
         case budget
     }
@@ -82,8 +83,10 @@ public struct SkillMeasurement: Sendable, Equatable {
             played.append((t, w))
         }
         let fit = posterior.summary()
-        if fit.isDone(precision: settings.precision) {
-            stop = fit.sigma50.isBeyondRange ? .beyondRange : .precise
+        if fit.isAtRangeEnd(precision: settings.precision) {
+            stop = .beyondRange
+        } else if fit.isDone(precision: settings.precision) {
+            stop = .precise
         } else if played.count >= settings.budget {
             stop = .budget
         }
@@ -98,16 +101,5 @@ public struct SkillMeasurement: Sendable, Equatable {
             m.record(batch, won: batch.map(play))
         }
         return m
-    }
-}
-
-extension Sigma50 {
-    /// A bound beyond an end of the measured range.
-    public var isBeyondRange: Bool {
-        switch self {
-        case let .below(b, _): b <= SkillModel.lowest
-        case let .above(b, _): b >= SkillModel.highest
-        default: false
-        }
     }
 }

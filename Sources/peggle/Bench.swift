@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PeggleGame
+import PeggleRating
 
 /// `peggle bench --scene grid`: physics and full-game throughput on the shared benchmark scene.
 struct Bench: ParsableCommand {
@@ -67,6 +68,21 @@ struct Bench: ParsableCommand {
     @Option(help: "Picture width for --render, pixels (default: the rasteriser's, one pixel per board unit).")
     var width: Int?
 
+    @Flag(help: "Measure a whole rating run instead (adaptive method, default precision) of --rating-levels: levels per hour.")
+    var rating = false
+
+    @Option(help: "Levels for --rating: a folder (its *.json but bench-grid.json) or comma-separated files.")
+    var ratingLevels = "Levels"
+
+    @Option(help: "Agents for --rating, comma-separated.")
+    var ratingAgents = "random,greedy,linear:Agents/linear.json"
+
+    @Option(help: "Greedy games per level at most, for --rating.")
+    var budget = AdaptiveSettings.defaultBudget
+
+    @Option(help: "Precision factor for --rating.")
+    var precision = AdaptiveSettings.defaultPrecision
+
     @Option(help: "Environments for --vector and --serve.")
     var envs = 64
 
@@ -92,9 +108,12 @@ struct Bench: ParsableCommand {
         guard decisions >= 1 else { throw UserError("--decisions: \(decisions) must be at least 1") }
         guard sigma.isFinite && sigma >= 0 else { throw UserError("--sigma: \(sigma) must be a number >= 0 (radians)") }
         guard renders >= 1 else { throw UserError("--renders: \(renders) must be at least 1") }
-        let rows = render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
+        guard budget >= 1, precision > 1 else { throw UserError("--budget must be at least 1 and --precision above 1") }
+        let rows = rating ? try runRating(counts) : render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
         if let csv {
-            let cols = render
+            let cols = rating
+                ? ["mode", "levels", "threads", "budget", "precision", "seconds", "cpu_seconds", "games", "levels_per_hour"]
+                : render
                 ? ["mode", "width", "height", "renders", "ms_per_rgb_render", "ms_per_svg_render"]
                 : greedy
                 ? ["mode", "threads", "sigma", "decisions", "simulations", "seconds", "ms_per_decision", "simulations_per_s"]

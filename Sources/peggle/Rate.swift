@@ -64,6 +64,11 @@ struct Rate: ParsableCommand {
     @Option(help: .hidden)
     var stopAfterBatches: Int?
 
+    /// Test hook: after this many committed batches, print "paused after N batches" to standard
+    /// error and commit nothing more (the kill -9 test kills the process there).
+    @Option(help: .hidden)
+    var pauseAfterBatches: Int?
+
     func run() throws {
         guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
@@ -95,6 +100,13 @@ struct Rate: ParsableCommand {
                 }
             }
         } catch { throw UserError("\(error)") }
+        if let pause = pauseAfterBatches {
+            rating.afterCommit = { batches in
+                guard batches >= pause else { return }
+                FileHandle.standardError.write(Data("paused after \(batches) batches\n".utf8))
+                while true { sleep(60) }
+            }
+        }
         // Ctrl-C: stop taking new games; the writer commits what is finished.
         signal(SIGINT, SIG_IGN)
         let sigint = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())

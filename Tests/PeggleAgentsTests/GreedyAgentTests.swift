@@ -55,6 +55,42 @@ private func smallLevel() -> Level {
         }
     }
 
+    @Test func screeningValuesTheKeptCandidatesExactlyAndSimulatesLess() throws {
+        let game = try GameState(level: bundled("upside-down"), seed: 2)
+        let full = GreedyAgent(candidates: 16, refineRounds: 1, refineCandidates: 4)
+        var screened = full
+        screened.screen = 4
+        let sigma = 0.02
+        let a = full.searchCounting(game, sigma: sigma), b = screened.searchCounting(game, sigma: sigma)
+        // Unscreened: every candidate on all 8 offsets (two refinement angles fall outside the aim range here).
+        #expect(a.tried.count == 18 && a.simulations == 18 * 8)
+        // Screened: 16 x 2, the best 4 on 6 more, then the refinement's 4 x 2 and its best 2 on 6
+        // more, unless a screened shot decided the game (then the whole round gets all 8).
+        #expect(b.simulations < a.simulations)
+        // Every candidate it kept has exactly the unscreened value (the mean of its 8 shots).
+        let fullValues = Dictionary(a.tried.map { ($0.angle, $0.value) }, uniquingKeysWith: { x, _ in x })
+        let coarse = Set(full.coarseAngles(limit: game.rules.maxAim))
+        for t in b.tried where coarse.contains(t.angle) { #expect(fullValues[t.angle] == t.value) }
+        for t in b.tried { #expect(t.value == full.evaluate(game, [t.angle], sigma: sigma)[0]) }
+        #expect(b.tried.filter { coarse.contains($0.angle) }.count == 4)
+        // Screening is part of the agent's identity; off, it is not mentioned.
+        #expect(screened.label == "greedy(candidates=16,refine=1x4,samples=8,screen=4)")
+        #expect(full.label == "greedy(candidates=16,refine=1x4,samples=8)")
+        // Without noise there is nothing to screen: the same search.
+        #expect(screened.search(game).angle == full.search(game).angle)
+    }
+
+    @Test func screeningKeepsEveryCandidateWhenAShotDecidesTheGame() throws {
+        // One ball left, one orange peg: every shot wins or loses the game.
+        let pegs = [Peg(id: 1, kind: .orange, center: Vec2(400, 300))]
+        let game = try GameState(level: Level(name: "Last ball", mode: .classic(balls: 1), pegs: pegs), seed: 0)
+        var screened = GreedyAgent(candidates: 12, refineRounds: 0, refineCandidates: 0)
+        screened.screen = 4
+        let r = screened.searchCounting(game, sigma: 0.05)
+        #expect(r.simulations == 12 * 8)
+        #expect(r.tried.count == 12)
+    }
+
     @Test func threadCountNeverChangesTheChoice() throws {
         let game = try GameState(level: bundled("fortress"), seed: 9)
         let one = GreedyAgent(candidates: 20, refineRounds: 1, refineCandidates: 4, noiseSamples: 3, threads: 1)

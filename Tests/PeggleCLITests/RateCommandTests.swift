@@ -1,4 +1,5 @@
 import Foundation
+import PeggleAnalytics
 import PeggleGame
 import PeggleStore
 import Testing
@@ -52,36 +53,109 @@ struct RateCommandTests {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("killed.sqlite"), clean = dir.appendingPathComponent("clean.sqlite")
-        let args = ["rate"] + Self.levels + ["--method", "grid", "--agents", "greedy", "--candidates", "6", "--refine", "0x0", "--samples", "2",
-                                             "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2", "--threads", "2"]
+        let args = ["rate"] + Self.levels + ["--method", "grid", "--agents", "greedy", "--candidates", "6", "--refine", "0x0",
+                                             "--samples", "2", "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2",
+                                             "--threads", "2"]
         let p = Process()
         p.executableURL = CLI.binary
-        p.arguments = args + ["--db", db.path]
+        p.arguments = args + ["--db", db.path, "--pause-after-batches", "3"]
         p.currentDirectoryURL = CLI.root
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
         try p.run()
-        // Wait for some committed games, then kill without warning.
-        var seen = 0
-        for _ in 0..<600 where seen < 4 {
-            usleep(50_000)
-            if FileManager.default.fileExists(atPath: db.path), let s = try? PeggleStore(path: db.path) {
-                seen = (try? s.counts().episodes) ?? 0
-            }
+        // The hook stops committing after exactly 3 batches and says so: kill it there, without warning.
+        var said = ""
+        while !said.contains("paused after 3 batches") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
         }
+        #expect(said.contains("paused after 3 batches"), "\(said)")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal)
         let (afterKill, _, ok) = try contents(db)
         #expect(ok)
-        #expect(afterKill.episodes >= 4 && afterKill.episodes < 40)
+        #expect(afterKill.episodes == 6)
         let resumed = try CLI.run(args + ["--db", db.path])
         #expect(resumed.status == 0)
-        #expect(resumed.stdout.contains("already stored"))
+        #expect(resumed.stdout.contains("34 games added, 6 already stored"))
         #expect(try CLI.run(args + ["--db", clean.path]).status == 0)
         let (x, rowsX, okX) = try contents(db), (y, rowsY, _) = try contents(clean)
         #expect(okX && x.episodes == 40 && x.shots == y.shots)
         #expect(rowsX == rowsY)
+    }
+
+    // MARK: The adaptive method
+
+    static let adaptive = ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
+                           "--episodes", "3", "--batch-size", "4", "--budget", "12", "--batch", "3"]
+
+    @Test("adaptive: the same database for any thread count; a rerun adds nothing; a stopped run resumes to the same games")
+    func adaptiveIsDeterministicAndResumable() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = dir.appendingPathComponent("one.sqlite"), two = dir.appendingPathComponent("two.sqlite")
+        let parts = dir.appendingPathComponent("parts.sqlite")
+        let run = { (db: URL, extra: [String]) in try CLI.run(["rate"] + Self.levels + Self.adaptive + ["--db", db.path] + extra) }
+        let a = try run(one, ["--threads", "1"])
+        #expect(a.status == 0, "\(a.stderr)")
+        let b = try run(two, ["--threads", "2"])
+        #expect(b.status == 0, "\(b.stderr)")
+        let (countsA, rowsA, okA) = try contents(one), (countsB, rowsB, _) = try contents(two)
+        #expect(okA && countsA == countsB && rowsA == rowsB)
+        // Random plays 3 games at sigma 0 per level; greedy at most 12, at trial sigmas, seeds 0, 1, 2...
+        let greedy = rowsA.filter { $0.agentKind == "greedy" }
+        #expect(rowsA.filter { $0.agentKind == "random" }.count == 6)
+        #expect(rowsA.filter { $0.agentKind == "random" }.allSatisfy { $0.sigma == 0 })
+        #expect(greedy.count <= 24 && greedy.allSatisfy { SkillModel.trialSigmas.contains($0.sigma) })
+        for level in Set(greedy.map(\.levelHash)) {
+            let seeds = greedy.filter { $0.levelHash == level }.map(\.seed).sorted()
+            #expect(seeds == Array(0..<UInt64(seeds.count)))
+        }
+        // Each measured level is announced with its sigma50.
+        #expect(a.stderr.contains("Levels/first-steps.json: sigma50 "))
+        let again = try run(one, [])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("0 games added, \(countsA.episodes) already stored"))
+        // Stopped after 2 committed batches, then resumed: the same games as the run that never stopped.
+        let stopped = try run(parts, ["--stop-after-batches", "2", "--threads", "2"])
+        #expect(stopped.status == 3)
+        #expect(try contents(parts).0.episodes == 6)
+        #expect(try run(parts, ["--threads", "1"]).status == 0)
+        let (countsP, rowsP, okP) = try contents(parts)
+        #expect(okP && countsP.episodes == countsA.episodes && rowsP == rowsA)
+    }
+
+    @Test("adaptive: two seeds give overlapping intervals and the same tiers")
+    func adaptiveSeedsAgree() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var reports: [[String: [String: String]]] = []
+        for seed in ["0", "1000"] {
+            let db = dir.appendingPathComponent("s\(seed).sqlite"), out = dir.appendingPathComponent("r\(seed)")
+            let levels = ["Levels/first-steps.json", "Levels/last-stand.json", "Levels/gauntlet.json"]
+            let r = try CLI.run(["rate"] + levels + ["--agents", "greedy", "--candidates", "12", "--refine", "1x4",
+                                                     "--samples", "4", "--budget", "40", "--seed", seed, "--db", db.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"]).status == 0)
+            let csv = try String(contentsOf: out.appendingPathComponent("difficulty.csv"), encoding: .utf8)
+            let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let header = lines[0]
+            var byLevel: [String: [String: String]] = [:]
+            for row in lines.dropFirst() { byLevel[row[1]] = Dictionary(uniqueKeysWithValues: zip(header, row)) }
+            reports.append(byLevel)
+        }
+        #expect(reports[0].keys.sorted() == ["First Steps", "Gauntlet", "Last Stand"])
+        for level in reports[0].keys {
+            let x = reports[0][level]!, y = reports[1][level]!
+            #expect(x["tier"] == y["tier"], "\(level): \(x["tier"]!) and \(y["tier"]!)")
+            // Two intervals overlap when each starts below the other's end (a missing end is unbounded).
+            let lowX = Double(x["sigma50_low"]!) ?? 0, highX = Double(x["sigma50_high"]!) ?? .infinity
+            let lowY = Double(y["sigma50_low"]!) ?? 0, highY = Double(y["sigma50_high"]!) ?? .infinity
+            #expect(lowX <= highY && lowY <= highX, "\(level): \(lowX)...\(highX) and \(lowY)...\(highY)")
+        }
     }
 
     @Test("a bad level is reported and skipped, the others are rated, and the exit code says so")
