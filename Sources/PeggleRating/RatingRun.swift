@@ -15,13 +15,13 @@ public enum RatingEvent: Sendable {
 }
 
 /// One rating run: registers the levels and agents in the store, plays every game not yet stored
-/// on worker threads, in rounds, and hands finished games to the single writer.
+/// on worker threads, and hands finished games to the single writer.
 ///
-/// **Rounds.** A round is every game that can be chosen now: in the first, every fixed-schedule
-/// game (grid, or the adaptive method's context games) and each measured level's first batch;
-/// then each unfinished level's next batch, chosen from the outcomes of the ones before. The
-/// games of a round are independent and play in parallel; the batches depend only on their own
-/// level's outcomes, added in the batch's order, so the choices never depend on the threads.
+/// **One queue.** Every fixed-schedule game (grid, or the adaptive method's context games) and
+/// each measured level's first batch are queued at the start; when a level's batch is complete,
+/// its next batch, chosen from the outcomes so far, joins the queue (`GameScheduler`). A batch
+/// depends only on its own level's outcomes, recorded in the batch's order, so the choices never
+/// depend on the threads.
 ///
 /// **Resume.** Games already in the store are not played again: a measurement replays its
 /// batches from the stored outcomes (the same choices, since the outcomes are the same) and plays
@@ -53,20 +53,6 @@ public final class RatingRun: @unchecked Sendable {
         public var stopReason: StopReason?
         /// Each measured (level, agent) and its fit when the run ended, in level then agent order.
         public var measurements: [(level: String, agent: String, measurement: SkillMeasurement)]
-    }
-
-    struct Job: Sendable {
-        var level: Int, agent: Int
-        var seed: UInt64, sigma: Double
-    }
-
-    struct MeasurementKey: Hashable {
-        var level: Int, agent: Int
-    }
-
-    struct OpeningKey: Hashable {
-        var level: Int, agent: Int
-        var sigma: Double
     }
 
     let store: PeggleStore
@@ -123,141 +109,78 @@ public final class RatingRun: @unchecked Sendable {
     public func run(finishedAt: () -> Date = { Date() }) throws(StoreError) -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         let agents = config.agents
-        var stored: [MeasurementKey: [EpisodeKey: Bool]] = [:]
+        typealias Key = GameScheduler.Key
+        var stored: [Key: [EpisodeKey: Bool]] = [:]
         for l in levels.indices {
             for a in agents.indices {
                 let games = try store.games(levelID: levels[l].id, agentID: agentIDs[a])
-                stored[MeasurementKey(level: l, agent: a)] = Dictionary(games.map { (EpisodeKey(seed: $0.seed, sigma: $0.sigma), $0.won) },
-                                                                        uniquingKeysWith: { a, _ in a })
+                stored[Key(level: l, agent: a)] = Dictionary(games.map { (EpisodeKey(seed: $0.seed, sigma: $0.sigma), $0.won) },
+                                                             uniquingKeysWith: { a, _ in a })
             }
         }
         var alreadyStored = 0
         // Fixed-schedule games.
-        var fixed: [Job] = []
+        var fixed: [GameScheduler.Job] = []
         for l in levels.indices {
             for (a, agent) in agents.enumerated() where !config.isMeasured(agent) {
                 let sigmas = config.method == .grid ? config.sigmas : [0]
                 for sigma in sigmas {
                     for k in 0..<config.games {
                         let seed = config.firstSeed &+ UInt64(k)
-                        if stored[MeasurementKey(level: l, agent: a)]![EpisodeKey(seed: seed, sigma: sigma)] != nil {
+                        if stored[Key(level: l, agent: a)]![EpisodeKey(seed: seed, sigma: sigma)] != nil {
                             alreadyStored += 1
                         } else {
-                            fixed.append(Job(level: l, agent: a, seed: seed, sigma: sigma))
+                            fixed.append(GameScheduler.Job(level: l, agent: a, seed: seed, sigma: sigma))
                         }
                     }
                 }
             }
         }
         // Adaptive measurements, in level then agent order.
-        var keys: [MeasurementKey] = []
-        var measurements: [MeasurementKey: SkillMeasurement] = [:]
+        var measured: [(Key, SkillMeasurement)] = []
         for l in levels.indices {
             for (a, agent) in agents.enumerated() where config.isMeasured(agent) {
-                let key = MeasurementKey(level: l, agent: a)
-                keys.append(key)
-                measurements[key] = SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed)
+                measured.append((Key(level: l, agent: a), SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed)))
             }
         }
+        let scheduler = GameScheduler(fixed: fixed, measured: measured, stored: stored, budget: config.adaptive.budget)
+        let levels = self.levels, events = self.events, ids = agentIDs, maxShots = config.maxShots
+        let announce = { @Sendable (key: Key, m: SkillMeasurement) in
+            events(.measured(level: levels[key.level].name, agent: agents[key.agent].label, fit: m.posterior.summary(),
+                             stop: m.stop!))
+        }
+        for key in scheduler.stoppedBeforeStart { announce(key, scheduler.measurements[key]!) }
 
-        let playedSoFar = Atomic<Int>(0)
-        let bound = Mutex<Int>(0)
-        let events = self.events
         let writer = GameWriter(store: store, runID: runID, batch: commitBatch, stopAfterBatches: stopAfterBatches,
                                 progressInterval: 0.25, afterCommit: afterCommit) { played, final in
-            events(.progress(played: played, atMost: bound.withLock { $0 }, final: final))
+            events(.progress(played: played, atMost: played + scheduler.atMost, final: final))
         }
-        var openings: [OpeningKey: Double] = [:]
-        var firstRound = true
-        var ended = Set<MeasurementKey>()
-        rounds: while true {
-            // Each unfinished measurement's next batch: replayed from the store while its games are there.
-            var pending: [(key: MeasurementKey, batch: [SkillMeasurement.Trial])] = []
-            var jobs = firstRound ? fixed : []
-            for key in keys {
-                while true {
-                    let batch = measurements[key]!.nextBatch()
-                    if batch.isEmpty { break }
-                    let have = stored[key]!
-                    let missing = batch.filter { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)] == nil }
-                    if missing.isEmpty {
-                        measurements[key]!.record(batch, won: batch.map { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)]! })
-                        alreadyStored += batch.count
-                        continue
-                    }
-                    alreadyStored += batch.count - missing.count
-                    pending.append((key, batch))
-                    jobs += missing.map { Job(level: key.level, agent: key.agent, seed: $0.seed, sigma: $0.sigma) }
-                    break
-                }
-            }
-            for key in keys where measurements[key]!.stop != nil && !ended.contains(key) {
-                ended.insert(key)
-                let m = measurements[key]!
-                events(.measured(level: levels[key.level].name, agent: agents[key.agent].label, fit: m.posterior.summary(),
-                                 stop: m.stop!))
-            }
-            firstRound = false
-            if jobs.isEmpty { break }
-            let remaining = keys.reduce(0) { total, key in
-                let m = measurements[key]!
-                return total + (m.stop == nil ? config.adaptive.budget - m.played.count : 0)
-            }
-            bound.withLock { $0 = playedSoFar.load(ordering: .relaxed) + jobs.count
-                + max(0, remaining - pending.reduce(0) { $0 + $1.batch.count }) }
-
-            // The first choices this round needs, computed once each, in parallel.
-            var needed: [OpeningKey] = []
-            var seen = Set<OpeningKey>()
-            for j in jobs where agents[j.agent].choiceIgnoresRandomStream {
-                let k = OpeningKey(level: j.level, agent: j.agent, sigma: j.sigma)
-                if openings[k] == nil && seen.insert(k).inserted { needed.append(k) }
-            }
-            let levels = self.levels, maxShots = config.maxShots, keysToCompute = needed
-            let computed = Parallel.map(needed.count, threads: threads, chunksPerThread: .max) { i in
-                let k = keysToCompute[i], agent = agents[k.agent]
-                return Episode.firstChoice(agent, prepared: levels[k.level].prepared, sigma: k.sigma,
-                                           maxShots: maxShots)
-            }
-            for (k, v) in zip(needed, computed) { openings[k] = v }
-
-            // Play the round.
-            let results = UnsafeMutableBufferPointer<PlayedGame?>.allocate(capacity: jobs.count)
-            results.initialize(repeating: nil)
-            defer {
-                _ = results.deinitialize()
-                results.deallocate()
-            }
-            nonisolated(unsafe) let slots = results
-            let ids = agentIDs, shared = openings, round = jobs
-            Parallel.forEach(round.count, threads: threads, chunksPerThread: .max) { i in
-                if writer.stopping || self.stopRequest.load(ordering: .relaxed) { return }
-                let j = round[i]
-                let agent = agents[j.agent]
-                let first = agent.choiceIgnoresRandomStream ? shared[OpeningKey(level: j.level, agent: j.agent, sigma: j.sigma)] : nil
-                let game = Episode.play(agent, prepared: levels[j.level].prepared, seed: j.seed, sigma: j.sigma,
+        Parallel.forEach(threads, threads: threads, chunksPerThread: 1) { _ in
+            scheduler.work(
+                shouldStop: {
+                    if self.stopRequest.load(ordering: .relaxed) { writer.requestStop(.interrupted) }
+                    return writer.stopping
+                },
+                sharesFirstChoice: { agents[$0].choiceIgnoresRandomStream },
+                firstChoice: { k in
+                    let agent = agents[k.agent]
+                    return Episode.firstChoice(agent, prepared: levels[k.level].prepared, sigma: k.sigma, maxShots: maxShots)
+                },
+                play: { job, first in
+                    let agent = agents[job.agent]
+                    return Episode.play(agent, prepared: levels[job.level].prepared, seed: job.seed, sigma: job.sigma,
                                         maxShots: maxShots, firstChoice: first)
-                slots[i] = game
-                playedSoFar.wrappingAdd(1, ordering: .relaxed)
-                writer.add(game, levelID: levels[j.level].id, agentID: ids[j.agent])
-            }
-            if self.stopRequest.load(ordering: .relaxed) { writer.requestStop(.interrupted) }
-            if writer.stopping { break rounds }
-            for (i, j) in round.enumerated() {
-                stored[MeasurementKey(level: j.level, agent: j.agent)]![EpisodeKey(seed: j.seed, sigma: j.sigma)] = results[i]!.won
-            }
-            for (key, batch) in pending {
-                let have = stored[key]!
-                measurements[key]!.record(batch, won: batch.map { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)]! })
-            }
+                },
+                finished: { job, game in writer.add(game, levelID: levels[job.level].id, agentID: ids[job.agent]) },
+                measured: announce)
         }
         let state = writer.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = state.failure { throw failure }
         try store.finishRun(runID, episodesAdded: state.added, finishedAt: finishedAt())
-        return Summary(levels: levels.count, agents: agents.count, added: state.added, alreadyStored: alreadyStored,
-                       seconds: seconds, stopReason: state.stopReason,
-                       measurements: keys.map { (levels[$0.level].name, agents[$0.agent].label, measurements[$0]!) })
+        return Summary(levels: levels.count, agents: agents.count, added: state.added,
+                       alreadyStored: alreadyStored + scheduler.replayed, seconds: seconds, stopReason: state.stopReason,
+                       measurements: scheduler.keys.map { (levels[$0.level].name, agents[$0.agent].label, scheduler.measurements[$0]!) })
     }
 
     /// The run's settings as the `run` row keeps them: JSON with sorted keys.
