@@ -33,7 +33,7 @@ struct Report: ParsableCommand {
         let rows: [EpisodeSummary]
         let stored: [LevelRecord]
         do {
-            store = try PeggleStore(path: db)
+            store = try PeggleStore(readingOnly: db)  // reporting writes nothing, not even -wal or -shm
             rows = try store.summaries()
             stored = try store.levels()
         } catch { throw UserError("\(error)") }
