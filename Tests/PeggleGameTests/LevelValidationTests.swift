@@ -250,6 +250,29 @@ struct LevelValidationTests {
         #expect(level.validate().isEmpty)
     }
 
+    /// Author and description have limits too, so no tool prints or draws unbounded text, and
+    /// none may carry control characters (a terminal would obey an escape sequence in them).
+    @Test func authorAndDescriptionRules() {
+        var level = Self.valid
+        level.author = String(repeating: "a", count: 80)
+        level.description = String(repeating: "d", count: 999) + "\n"
+        #expect(level.validate().isEmpty)
+        level.description = "Two lines:\r\n\tindented"
+        #expect(level.validate().isEmpty)
+        level.author = String(repeating: "🎯", count: 81)
+        #expect(level.validate().map(\.description) == ["author: is 81 characters long; at most 80"])
+        // Characters are code points, as JSON Schema counts them: a flag is two.
+        level.author = String(repeating: "🇫🇷", count: 41)
+        #expect(level.validate().map(\.description) == ["author: is 82 characters long; at most 80"])
+        level.author = "Ann\u{1B}[2J"
+        #expect(level.validate().map(\.description) == ["author: must not contain control characters"])
+        level.author = nil
+        level.description = String(repeating: "d", count: 400_000)
+        #expect(level.validate().map(\.description) == ["description: is 400000 characters long; at most 1000"])
+        level.description = "red \u{1B}[31m text \u{9B}"
+        #expect(level.validate().map(\.description) == ["description: must not contain control characters other than line breaks and tabs"])
+    }
+
     @Test func blockFieldLimits() throws {
         var level = Self.valid
         level.blocks[0].springiness = 1.5
