@@ -6,7 +6,7 @@ import Testing
 @Suite("Serve protocol")
 struct ServeProtocolTests {
     /// A session whose levels come from the repository's Levels folder.
-    static func session() -> ServeSession {
+    static func session(memoryBudget: Int = ServeSession.defaultMemoryBudget) -> ServeSession {
         ServeSession(
             loadLevel: { path in
                 guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent(path).path) else {
@@ -14,7 +14,8 @@ struct ServeProtocolTests {
                 }
                 return try LevelCodec.decode(data)
             },
-            renderSVG: { state, shots in "<svg><!-- \(state.level.name), \(shots.count) shots --></svg>" })
+            renderSVG: { state, shots in "<svg><!-- \(state.level.name), \(shots.count) shots --></svg>" },
+            memoryBudget: memoryBudget)
     }
 
     static func reply(_ s: ServeSession, _ line: String) throws -> [String: Any] {
