@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PeggleTestSupport
 
 /// The designer's commands never lose a level or write one validation refuses, and their
 /// arguments are read as given (defects found by hostile testing, issue 13).
@@ -12,7 +13,7 @@ struct LevelSafetyTests {
     static func folder() throws -> URL {
         let dir = try CLI.tempDir()
         try CLI.levelText(name: "Mine", pegs: [orange]).write(to: dir.appendingPathComponent("mine.json"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: CLI.root.appendingPathComponent("Levels/spiral.json"),
+        try FileManager.default.copyItem(at: Repository.url("Levels/spiral.json"),
                                          to: dir.appendingPathComponent("spiral.json"))
         return dir
     }

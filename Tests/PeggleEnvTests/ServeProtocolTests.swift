@@ -2,6 +2,7 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 @Suite("Serve protocol")
 struct ServeProtocolTests {
@@ -9,7 +10,7 @@ struct ServeProtocolTests {
     static func session(memoryBudget: Int = ServeSession.defaultMemoryBudget) -> ServeSession {
         ServeSession(
             loadLevel: { path in
-                guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent(path).path) else {
+                guard let data = FileManager.default.contents(atPath: Repository.url(path).path) else {
                     throw ServeTestError(message: "\(path): no such file")
                 }
                 return try LevelCodec.decode(data)

@@ -2,6 +2,7 @@ import Foundation
 import PegglePhysics
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 /// Reading and writing the level JSON format: strict decoding whose errors say where they are,
 /// and canonical encoding.
@@ -289,7 +290,7 @@ struct LevelCodecTests {
     // MARK: Canonical encoding
 
     @Test func bundledLevelsEncodeToTheirOwnText() throws {
-        let dir = repoRoot().appendingPathComponent("Levels")
+        let dir = Repository.url("Levels")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.contains("bench-grid.json"))
         for name in files {
