@@ -14,7 +14,7 @@ public protocol Agent: Sendable {
 }
 
 extension Agent {
-    /// "greedy(candidates=48,refine=2)": kind and sorted parameters, for people and for keys.
+    /// "greedy(candidates=48,refine=2x8,samples=8)": kind and sorted parameters, for people and for keys.
     public var label: String {
         parameters.isEmpty ? kind : kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
     }
