@@ -53,12 +53,12 @@ def run(tmp_path, *, installed=(), uid=1000, sudo=True, apt_fail=False, venv=Tru
 
 
 def test_nothing_missing_installs_nothing(tmp_path):
-    r, log, _ = run(tmp_path, installed=["libopenblas-dev", "libsqlite3-dev"])
+    r, log, _ = run(tmp_path, installed=["libopenblas-dev", "libsqlite3-dev", "ca-certificates"])
     assert (r.returncode, r.stdout, r.stderr, log) == (0, "done\n", "", [])
 
 
 def test_missing_packages_are_installed_through_sudo_when_not_root(tmp_path):
-    r, log, installed = run(tmp_path, installed=["libsqlite3-dev"])
+    r, log, installed = run(tmp_path, installed=["libsqlite3-dev", "ca-certificates"])
     assert r.returncode == 0, r.stderr
     assert log == ["sudo env", "apt-get update -qq", "sudo env",
                    "apt-get install -y -qq --no-install-recommends libopenblas-dev"]
@@ -69,17 +69,19 @@ def test_missing_packages_are_installed_through_sudo_when_not_root(tmp_path):
 def test_root_installs_without_sudo(tmp_path):
     r, log, _ = run(tmp_path, uid=0)
     assert r.returncode == 0, r.stderr
-    assert log == ["apt-get update -qq", "apt-get install -y -qq --no-install-recommends libopenblas-dev libsqlite3-dev"]
+    assert log == ["apt-get update -qq",
+                   "apt-get install -y -qq --no-install-recommends libopenblas-dev libsqlite3-dev ca-certificates"]
 
 
 def test_the_tests_add_python3_venv_when_python_cannot_make_one(tmp_path):
-    r, log, _ = run(tmp_path, uid=0, installed=["libopenblas-dev", "libsqlite3-dev"], venv=False, python=True)
+    r, log, _ = run(tmp_path, uid=0, installed=["libopenblas-dev", "libsqlite3-dev", "ca-certificates"], venv=False,
+                    python=True)
     assert r.returncode == 0, r.stderr
     assert log == ["apt-get update -qq", "apt-get install -y -qq --no-install-recommends python3-venv"]
 
 
 def test_without_root_or_sudo_one_message_names_the_packages_and_the_command(tmp_path):
-    r, log, _ = run(tmp_path, sudo=False, installed=["libsqlite3-dev"])
+    r, log, _ = run(tmp_path, sudo=False, installed=["libsqlite3-dev", "ca-certificates"])
     assert r.returncode == 1 and r.stdout == "" and log == []
     assert r.stderr == ("setup: error: Peggle Gym needs the Debian packages libopenblas-dev, and installing them needs "
                         "root (this is not root and there is no sudo). As root, run:  apt-get update && apt-get install "
@@ -90,8 +92,8 @@ def test_a_failing_apt_get_names_the_packages_and_the_command(tmp_path):
     r, log, _ = run(tmp_path, uid=0, apt_fail=True)
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.splitlines()[-1] == ("setup: error: could not install the Debian packages libopenblas-dev "
-                                         "libsqlite3-dev. Install them, as root, with:  apt-get update && apt-get "
-                                         "install -y libopenblas-dev libsqlite3-dev")
+                                         "libsqlite3-dev ca-certificates. Install them, as root, with:  apt-get update "
+                                         "&& apt-get install -y libopenblas-dev libsqlite3-dev ca-certificates")
 
 
 @pytest.mark.parametrize("script", ["scripts/main", "scripts/test"])

@@ -3,7 +3,8 @@
 #
 #   setup_system [--python]  Debian packages the build needs: libopenblas-dev (cblas.h and
 #                            libopenblas for the CBLAS module), libsqlite3-dev (the SQLite GRDB
-#                            links), git if missing (SwiftPM fetches the dependencies with it);
+#                            links), ca-certificates (SwiftPM fetches the dependencies over https)
+#                            and git if missing (SwiftPM fetches them with it);
 #                            with --python also python3-venv when Python cannot make a virtual
 #                            environment. Installed with apt-get, through sudo when not root.
 #   setup_python             The Python test requirements (python/requirements-test.txt), with pip,
@@ -26,7 +27,7 @@ setup_system() {
         setup_say "error: python3 is not on PATH. Install Python 3 (Debian: apt-get install python3) and run this again."
         exit 1
     fi
-    local wanted=(libopenblas-dev libsqlite3-dev)
+    local wanted=(libopenblas-dev libsqlite3-dev ca-certificates)
     command -v git >/dev/null 2>&1 || wanted+=(git)
     if [ "${1:-}" = --python ] && ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
         wanted+=(python3-venv)
