@@ -44,6 +44,7 @@ enum Files {
 
     /// Reads a level file without the semantic checks (the designer edits levels in progress).
     static func decodeLevel(_ path: String) throws -> Level {
+        guard !path.isEmpty else { throw UserError("the level file name is empty") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw UserError("\(path): no such file")

@@ -182,6 +182,15 @@ struct LevelSafetyTests {
         #expect(r.stderr.hasPrefix("error: mine.json: refused: block 2"), "\(r.stderr)")
     }
 
+    @Test("an empty level file name says so")
+    func emptyFileName() throws {
+        for args in [["level", "info", ""], ["play", "", "--angles", "0"], ["level", "edit", "remove", "", "--id", "1"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stderr == "error: the level file name is empty\n", "\(args)")
+        }
+    }
+
     @Test("level info refuses text with escape sequences instead of printing them to the terminal")
     func infoDoesNotPrintEscapes() throws {
         let dir = try CLI.tempDir()
