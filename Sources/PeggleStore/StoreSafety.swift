@@ -56,17 +56,18 @@ extension PeggleStore {
         }
     }
 
-    /// A connection that only reads `path` (an existing, non-empty database file). Without a WAL
-    /// to read, the file is opened as immutable, so SQLite creates no `-wal` or `-shm` file
-    /// beside it (and needs no write access to the folder). With a non-empty WAL (a run still
-    /// writing, or one killed before it checkpointed) it is opened read-only through the WAL,
-    /// which then exists already.
+    /// A connection that only reads `path` (an existing, non-empty database file). With no `-wal`
+    /// and no `-shm` beside it, no connection has it open (SQLite removes both when the last one
+    /// closes) and the file holds everything: it is opened as immutable, so SQLite creates
+    /// neither file (and needs no write access to the folder). Otherwise (a run still writing,
+    /// or one that exited without closing) it is opened read-only through the WAL, whose files
+    /// exist already.
     static func openForReading(_ path: String) throws(StoreError) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
-        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
-        if wal == nil || wal == 0, let uri = immutableURI(path) {
+        let files = FileManager.default
+        if !files.fileExists(atPath: path + "-wal") && !files.fileExists(atPath: path + "-shm"), let uri = immutableURI(path) {
             // Needs SQLite's URI file names (Debian's libsqlite3 has them on); without them the
             // URI names no file and the plain read-only open below is used instead.
             if let queue = try? DatabaseQueue(path: uri, configuration: configuration) { return queue }
