@@ -15,7 +15,8 @@ FAKES = {
     "dpkg-query": 'grep -qx "${@: -1}" "$FAKE_STATE/installed" && echo -n "install ok installed"; exit 0',
     # Logs its arguments; `install` adds the packages to the installed list unless told to fail.
     "apt-get": '''echo "apt-get $*" >> "$FAKE_STATE/log"
-[ -n "${FAKE_APT_FAIL:-}" ] && exit 100
+echo "apt says something"
+[ -n "${FAKE_APT_FAIL:-}" ] && { echo "E: Unable to locate package"; exit 100; }
 if [ "$1" = install ]; then for a in "$@"; do case "$a" in -*|install) ;; *) echo "$a" >> "$FAKE_STATE/installed";; esac; done; fi
 exit 0''',
     "sudo": 'echo "sudo $1" >> "$FAKE_STATE/log"; exec "$@"',
@@ -39,7 +40,7 @@ def run(tmp_path, *, installed=(), uid=1000, sudo=True, apt_fail=False, venv=Tru
         path = bin_dir / name
         path.write_text("#!/bin/bash\n" + body + "\n")
         path.chmod(0o755)
-    for tool in ("grep", "env", "cat", "dirname"):  # the real ones, nothing else from the system
+    for tool in ("grep", "env", "cat", "dirname", "mktemp", "tail", "rm"):  # the real ones, nothing else from the system
         real = subprocess.run(["bash", "-c", f"command -v {tool}"], capture_output=True, text=True).stdout.strip()
         (bin_dir / tool).symlink_to(real)
     env = {"PATH": str(bin_dir), "FAKE_STATE": str(state), "FAKE_UID": str(uid), "HOME": str(tmp_path)}
@@ -91,6 +92,7 @@ def test_without_root_or_sudo_one_message_names_the_packages_and_the_command(tmp
 def test_a_failing_apt_get_names_the_packages_and_the_command(tmp_path):
     r, log, _ = run(tmp_path, uid=0, apt_fail=True)
     assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[1:3] == ["apt says something", "E: Unable to locate package"]  # what apt said
     assert r.stderr.splitlines()[-1] == ("setup: error: could not install the Debian packages libopenblas-dev "
                                          "libsqlite3-dev ca-certificates. Install them, as root, with:  apt-get update "
                                          "&& apt-get install -y libopenblas-dev libsqlite3-dev ca-certificates")

@@ -51,11 +51,17 @@ setup_system() {
         fi
     fi
     setup_say "installing the Debian packages ${missing[*]} with ${sudo[*]:+sudo }apt-get"
-    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 \
-        || ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; then
+    # apt's and dpkg's chatter is kept in a log and shown only if something fails.
+    local log
+    log="$(mktemp)"
+    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1 \
+        || ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
         setup_say "error: could not install the Debian packages ${missing[*]}. Install them, as root, with:  $command"
         exit 1
     fi
+    rm -f "$log"
     for p in "${missing[@]}"; do
         if ! setup_installed "$p"; then
             setup_say "error: apt-get did not install $p. Install it, as root, with:  $command"
