@@ -44,14 +44,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // What the test targets share: where the repository's files are.
+        .target(name: "PeggleTestSupport", path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics"]),
-        .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv"]),
+        .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
-        .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents"]),
+        .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
         // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", "PeggleAnalytics", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", "PeggleAnalytics", "PeggleTestSupport",
+                                                           .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -89,27 +89,58 @@ enum SVGText {
 
     /// Splits `s` into lines of at most `width` characters at spaces (long words are cut), at most
     /// `maxLines` lines; a cut-off last line ends in an ellipsis.
+    ///
+    /// One pass over the characters that stops once a line past `maxLines` begins, so the cost is
+    /// linear in what is shown, not in the text: a word of 400,000 characters used to be re-counted
+    /// and copied for every line cut from it (quadratic, seconds per render).
     static func wrap(_ s: String, width: Int, maxLines: Int = 4) -> [String] {
-        let width = max(4, width)
+        let width = max(4, width), maxLines = max(1, maxLines)
         var lines: [String] = []
-        var current = ""
-        for rawWord in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
-            var word = String(rawWord)
-            while word.count > width {
-                if !current.isEmpty { lines.append(current); current = "" }
-                lines.append(String(word.prefix(width)))
-                word = String(word.dropFirst(width))
-            }
-            if current.isEmpty {
+        var current = "", currentCount = 0  // the line being filled
+        var word = "", wordCount = 0  // the word being read
+        func finishLine() {
+            lines.append(current)
+            current = ""
+            currentCount = 0
+        }
+        // Places a word of 1...width characters after the current line's words.
+        func place() {
+            if currentCount == 0 {
                 current = word
-            } else if current.count + 1 + word.count <= width {
+                currentCount = wordCount
+            } else if currentCount + 1 + wordCount <= width {
                 current += " " + word
+                currentCount += 1 + wordCount
             } else {
-                lines.append(current)
+                finishLine()
                 current = word
+                currentCount = wordCount
+            }
+            word = ""
+            wordCount = 0
+        }
+        for c in s {
+            if lines.count > maxLines { break }
+            if c == " " || c == "\n" || c == "\t" || c == "\r" || c == "\r\n" {
+                if wordCount > 0 { place() }
+                continue
+            }
+            word.append(c)
+            wordCount += 1
+            if wordCount > width {
+                // A word longer than a line: its first `width` characters make a line of their own.
+                if currentCount > 0 { finishLine() }
+                let last = word.removeLast()
+                current = word
+                finishLine()
+                word = String(last)
+                wordCount = 1
             }
         }
-        if !current.isEmpty { lines.append(current) }
+        if lines.count <= maxLines {
+            if wordCount > 0 { place() }
+            if currentCount > 0 { finishLine() }
+        }
         if lines.count > maxLines {
             lines = Array(lines.prefix(maxLines))
             var last = lines[maxLines - 1]

@@ -1,7 +1,7 @@
 import PegglePhysics
 
-/// The benchmark workloads, as pure computations (the caller owns the clock). They match
-/// `../shared/bench/pymunk_peggle.py` and `box2d_peggle.py` so the figures compare directly.
+/// The benchmark workloads, as pure computations (the caller owns the clock). They match the
+/// pymunk and Box2D scripts docs/performance.md compares with, so the figures compare directly.
 public enum Benchmarks {
     /// `n` aim angles spread evenly over [-1.3, 1.3] radians, as the peer scripts use.
     public static func gridAngles(_ n: Int) -> [Double] {

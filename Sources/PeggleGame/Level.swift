@@ -108,6 +108,11 @@ public struct Block: Sendable, Equatable, Hashable {
 public struct Level: Sendable, Equatable, Hashable {
     /// The only format version this build reads and writes.
     public static let formatVersion = 1
+    /// Longest `name`, `author` and `description`, in characters: Unicode code points, as JSON
+    /// Schema's `maxLength` counts them (docs/levels.md). Bounds what every tool prints and draws.
+    public static let maxNameLength = 80
+    public static let maxAuthorLength = 80
+    public static let maxDescriptionLength = 1000
 
     public var format: Int = Level.formatVersion
     public var name: String

@@ -96,6 +96,21 @@ public enum LevelCodec {
         return "\(v)"
     }
 
+    /// Characters (code points) of a file's text that an error message quotes; the rest is cut.
+    public static let quotedLimit = 64
+
+    /// `s` for an error message: its first `quotedLimit` characters, then "…" and its length.
+    public static func cut(_ s: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for u in s.unicodeScalars {
+            if count == quotedLimit { return String(kept) + "\u{2026} (\(s.unicodeScalars.count) characters)" }
+            kept.append(u)
+            count += 1
+        }
+        return s
+    }
+
     /// A JSON string literal.
     public static func quote(_ s: String) -> String {
         var out = "\""
@@ -189,7 +204,8 @@ public enum LevelCodec {
     static func pathString(_ path: [CodingKey]) -> String {
         var s = ""
         for k in path {
-            if let i = k.intValue { s += "[\(i)]" } else { s += s.isEmpty ? k.stringValue : "." + k.stringValue }
+            // A field name comes from the file, so it is cut like any quoted text.
+            if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + LevelCodec.cut(k.stringValue) }
         }
         return s
     }
@@ -274,7 +290,7 @@ extension KeyedDecodingContainer where K == AnyKey {
         guard let v = T(rawValue: raw) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
             throw DecodingError.dataCorruptedError(
-                forKey: AnyKey(name), in: self, debugDescription: "unknown value \(LevelCodec.quote(raw)) (expected one of: \(names))")
+                forKey: AnyKey(name), in: self, debugDescription: "unknown value \(LevelCodec.quote(LevelCodec.cut(raw))) (expected one of: \(names))")
         }
         return v
     }

@@ -64,13 +64,7 @@ extension Level {
 
     /// Every problem that makes the level unplayable under `rules`; empty when it is valid.
     public func validate(rules: Rules = Rules()) -> [LevelIssue] {
-        var issues: [LevelIssue] = []
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { issues.append(LevelIssue(path: "name", message: "must not be empty")) }
-        if name.count > 80 { issues.append(LevelIssue(path: "name", message: "is \(name.count) characters long; at most 80")) }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            issues.append(LevelIssue(path: "name", message: "must not contain control characters"))
-        }
+        var issues = textIssues()
         issues += modeIssues()
 
         let total = pegs.count + blocks.count
@@ -112,6 +106,29 @@ extension Level {
             if pegs.isEmpty { issues.append(LevelIssue(path: "pegs", message: "the level needs at least one peg")) }
         }
         return issues
+    }
+
+    /// Name, author and description: lengths in code points within their limits, and no control
+    /// characters (which a terminal would obey) except line breaks and tabs in the description.
+    public func textIssues() -> [LevelIssue] {
+        var out: [LevelIssue] = []
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { out.append(LevelIssue(path: "name", message: "must not be empty")) }
+        func check(_ field: String, _ text: String, limit: Int, breaks: Bool) {
+            let length = text.unicodeScalars.count
+            if length > limit {
+                out.append(LevelIssue(path: field, message: "is \(length) characters long; at most \(limit)"))
+            }
+            let allowed: Set<Unicode.Scalar> = breaks ? ["\n", "\r", "\t"] : []
+            if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+                out.append(LevelIssue(path: field, message: breaks
+                    ? "must not contain control characters other than line breaks and tabs"
+                    : "must not contain control characters"))
+            }
+        }
+        check("name", name, limit: Self.maxNameLength, breaks: false)
+        if let author { check("author", author, limit: Self.maxAuthorLength, breaks: false) }
+        if let description { check("description", description, limit: Self.maxDescriptionLength, breaks: true) }
+        return out
     }
 
     func modeIssues() -> [LevelIssue] {

@@ -178,6 +178,9 @@ public final class RatingRun: @unchecked Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = state.failure { throw failure }
         try store.finishRun(runID, episodesAdded: state.added, finishedAt: finishedAt())
+        // Fold the WAL into the database file, so the file alone holds every game (a copy of just
+        // the .sqlite is complete). A reader holding the WAL only delays this to a later run.
+        try store.checkpoint()
         return Summary(levels: levels.count, agents: agents.count, added: state.added,
                        alreadyStored: alreadyStored + scheduler.replayed, seconds: seconds, stopReason: state.stopReason,
                        measurements: scheduler.keys.map { (levels[$0.level].name, agents[$0.agent].label, scheduler.measurements[$0]!) })

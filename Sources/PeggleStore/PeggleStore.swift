@@ -16,18 +16,18 @@ public final class PeggleStore: Sendable {
     /// Opens or creates the database file at `path` in WAL mode (a DatabasePool) and migrates it.
     /// Throws `StoreError.notADatabase` if the file exists but is not SQLite (the file is left
     /// byte-for-byte untouched), `StoreError.newerSchema` if it has applied migrations this build
-    /// does not know (nothing is migrated), `StoreError.sqlite(path:message:)` otherwise.
+    /// does not know (nothing is migrated), `StoreError.corrupt` if `PRAGMA quick_check` finds
+    /// damage (nothing is written), `StoreError.sqlite(path:message:)` otherwise.
     public init(path: String) throws(StoreError) {
         self.path = path
         if try Self.checkFile(path) {
             // Opening a DatabasePool writes (it turns on WAL and makes sure the WAL file is not
             // empty with a throwaway transaction), so a database this build must refuse is first
             // looked at through a read-only connection, which leaves the file as it was.
-            var readOnly = Configuration()
-            readOnly.readonly = true
-            readOnly.busyMode = .timeout(Self.busyTimeout)
-            // Closed at the end of this scope, before the pool opens.
-            let reader = try attempt(path) { try DatabaseQueue(path: path, configuration: readOnly) }
+            // Closed at the end of this scope, before the pool opens. A damaged file is refused
+            // before anything writes to it (StoreSafety.swift).
+            let reader = try Self.openForReading(path)
+            try Self.refuseCorrupt(reader, path: path)
             try Self.refuseNewerSchema(reader, path: path)
         }
         var configuration = Configuration()
@@ -35,6 +35,12 @@ public final class PeggleStore: Sendable {
         configuration.foreignKeysEnabled = true
         writer = try attempt(path) { try DatabasePool(path: path, configuration: configuration) }
         try prepare()
+    }
+
+    /// Wraps a connection opened elsewhere (`init(readingOnly:)` in StoreSafety.swift).
+    init(path: String, connection: any DatabaseWriter) {
+        self.path = path
+        writer = connection
     }
 
     /// In memory (a DatabaseQueue), migrated: for tests.
@@ -52,7 +58,7 @@ public final class PeggleStore: Sendable {
         try attempt(path) { try migrator.migrate(writer) }
     }
 
-    private static func refuseNewerSchema(_ reader: any DatabaseReader, path: String) throws(StoreError) {
+    static func refuseNewerSchema(_ reader: any DatabaseReader, path: String) throws(StoreError) {
         let migrator = Self.migrator
         let applied = try attempt(path) { try reader.read { db in try migrator.appliedIdentifiers(db) } }
         let unknown = applied.subtracting(migrator.migrations).sorted()
@@ -62,7 +68,7 @@ public final class PeggleStore: Sendable {
     /// What can be told about a file before SQLite touches it: the pool writes as it opens, so
     /// the header of an existing file is checked by hand first.
     /// - Returns: whether the file holds a database already (it exists and is not empty).
-    private static func checkFile(_ path: String) throws(StoreError) -> Bool {
+    static func checkFile(_ path: String) throws(StoreError) -> Bool {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isFolder) {

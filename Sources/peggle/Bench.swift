@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure simulation speed on the benchmark scene (Levels/bench-grid.json).",
         discussion: "Physics only: N shots at angles spread over [-1.3, 1.3], pegs never removed, no bucket, "
-            + "each until the ball falls below y = 620 or 30 s (the scene of ../shared/bench). "
+            + "each until the ball falls below y = 620 or 30 s (the scene of the pymunk and Box2D comparison in docs/performance.md). "
             + "Full game: shots/10 complete classic games with every rule on (episode e: seed e, the same "
             + "angles taken in turn from offset 7e). "
             + "Build with `swift build -c release` before measuring.")

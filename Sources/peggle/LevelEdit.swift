@@ -17,11 +17,16 @@ struct LevelEdit: ParsableCommand {
         @Argument(help: "The level file to edit.")
         var file: String
 
-        @Option(name: [.short, .long], help: "Write the edited level here instead of over FILE.")
+        @Option(name: [.short, .long], help: ArgumentHelp("Write the edited level here instead of over FILE (a .json file). "
+            + "An existing file is replaced only if it holds the same level (same name); never a read-only one."))
         var output: String?
+
+        @Flag(help: "With -o: replace a file that holds a different level (never a read-only one).")
+        var replace = false
 
         /// Loads the level, applies `change`, and saves; returns the message to print.
         func edit(_ change: (inout Level) throws -> String) throws {
+            if let output { try Self.checkLevelOutput(output) }
             var level = try Files.decodeLevel(file)
             let did: String
             do {
@@ -31,33 +36,62 @@ struct LevelEdit: ParsableCommand {
             }
             var path = output ?? file
             var note = ""
-            if level.readOnly && output == nil {
+            let inPlace = Files.samePath(path, file)
+            if inPlace && level.readOnly {
+                // Bundled levels are read-only: the edit goes to a copy beside it, in a file no
+                // other file is using, with a name no other level there has.
                 level.readOnly = false
                 let dir = Files.folder(of: file)
-                level.name = uniqueName(level.name + " (copy)", in: dir, except: nil)
-                path = (dir as NSString).appendingPathComponent(Files.slug(level.name) + ".json")
+                level.name = Files.uniqueName(level.name, tail: " (copy)", in: dir)
+                path = Files.freeLevelPath(for: level.name, in: dir)
                 note = " (\(file) is read-only; saved the edit as a copy)"
-            } else if path != file {
+            } else if inPlace {
+                if Files.isWriteProtected(file) {
+                    throw UserError("\(file): the file is read-only (no write permission); write the edit elsewhere with -o")
+                }
+            } else {
                 level.readOnly = false
-                let unique = uniqueName(level.name, in: Files.folder(of: path), except: path)
+                let unique = Files.uniqueName(level.name, in: Files.folder(of: path), except: path)
+                try checkReplacing(path, with: unique)
                 if unique != level.name {
                     note = " (renamed '\(level.name)' to '\(unique)': names are unique per folder)"
                     level.name = unique
                 }
             }
+            // Never write what validation would refuse for a reason the edit could have avoided.
+            if let issue = level.textIssues().first { throw UserError("\(path): refused: \(issue)") }
             try Files.write(LevelCodec.encode(level), to: path)
             printLine("\(did) in \(path)\(note)")
         }
 
-        /// `base`, or `base 2`, `base 3`... whichever no other level in `dir` is named.
-        func uniqueName(_ base: String, in dir: String, except: String?) -> String {
-            let taken = Set(Files.levelNames(in: dir).filter { $0.key != except }.values.map { $0.lowercased() })
-            var name = base, n = 2
-            while taken.contains(name.lowercased()) {
-                name = "\(base) \(n)"
-                n += 1
+        /// An `-o` file name: a .json file (the names of a folder's levels are kept unique among
+        /// its .json files, so a level saved under another name would escape that check).
+        static func checkLevelOutput(_ path: String) throws {
+            guard path.lowercased().hasSuffix(".json") else {
+                throw UserError("-o: '\(path)' does not end in .json; level files are .json files")
             }
-            return name
+            try Files.checkOutput(path)
+        }
+
+        /// Refuses to replace an existing `path` that is read-only, or (without --replace) holds
+        /// something other than the level `name` being written.
+        func checkReplacing(_ path: String, with name: String) throws {
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            if Files.isWriteProtected(path) {
+                throw UserError("-o: \(path) is read-only (no write permission); it was left as it was")
+            }
+            guard let data = FileManager.default.contents(atPath: path), let existing = try? LevelCodec.decode(data) else {
+                if replace { return }
+                throw UserError("-o: \(path) exists and is not a level file; add --replace to replace it")
+            }
+            if existing.readOnly {
+                throw UserError("-o: \(path) holds the read-only level '\(existing.name)'; it cannot be replaced "
+                    + "(choose another -o file)")
+            }
+            if existing.name.lowercased() != name.lowercased() && !replace {
+                throw UserError("-o: \(path) holds another level, '\(existing.name)'; add --replace to replace it, "
+                    + "or choose another -o file")
+            }
         }
     }
 
@@ -66,7 +100,7 @@ struct LevelEdit: ParsableCommand {
         @Option(help: "Id of the object.")
         var id: Int?
 
-        @Option(help: "Pick the object under the point x,y (board units).")
+        @Option(parsing: .unconditional, help: "Pick the object under the point x,y (board units).")
         var at: String?
 
         func resolve(_ level: Level) throws -> Int {
@@ -97,20 +131,20 @@ struct LevelEdit: ParsableCommand {
         @Option(help: "Block shape: rectangle or triangle.")
         var block: String?
 
-        @Option(help: "Centre x,y (board units).")
+        @Option(parsing: .unconditional, help: "Centre x,y (board units).")
         var at: String
 
-        @Option(help: "Radius of a round peg (default 12).")
+        @Option(parsing: .unconditional, help: "Radius of a round peg (default 12).")
         var radius: Double?
 
-        @Option(help: "Width,height: makes a peg a brick; required for blocks.")
+        @Option(parsing: .unconditional, help: "Width,height: makes a peg a brick; required for blocks.")
         var size: String?
 
-        @Option(help: "Rotation in radians (bricks and blocks).")
-        var rotation: Double = 0
+        @Option(parsing: .unconditional, help: "Rotation in radians (bricks and blocks; default 0).")
+        var rotation: Double?
 
-        @Option(help: "Block springiness, 0...1.")
-        var springiness: Double = 0
+        @Option(parsing: .unconditional, help: "Block springiness, 0...1 (default 0).")
+        var springiness: Double?
 
         func run() throws {
             let center = try Parse.point(at, option: "--at")
@@ -121,7 +155,15 @@ struct LevelEdit: ParsableCommand {
                     guard let kind = PegKind(rawValue: kindName) else {
                         throw UserError("--peg: unknown kind '\(kindName)' (expected one of: \(PegKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
-                    let shape: PegShape = size.map { .brick(width: $0.0, height: $0.1, rotation: rotation) }
+                    // An option that would be ignored is refused: the peg would not be what was asked.
+                    if radius != nil && size != nil {
+                        throw UserError("give --radius (a round peg) or --size (a brick), not both")
+                    }
+                    if rotation != nil && size == nil {
+                        throw UserError("--rotation applies to bricks (--size W,H), not to round pegs")
+                    }
+                    if springiness != nil { throw UserError("--springiness applies to blocks, not to pegs") }
+                    let shape: PegShape = size.map { .brick(width: $0.0, height: $0.1, rotation: rotation ?? 0) }
                         ?? .circle(radius: radius ?? 12)
                     let id = try level.add(Peg(id: 0, kind: kind, center: center, shape: shape))
                     return "added \(kind.rawValue) peg \(id) at (\(at))"
@@ -130,8 +172,9 @@ struct LevelEdit: ParsableCommand {
                         throw UserError("--block: unknown shape '\(shapeName)' (expected rectangle or triangle)")
                     }
                     guard let size else { throw UserError("--size W,H is required for a block") }
+                    if radius != nil { throw UserError("--radius applies to round pegs; a block takes --size W,H") }
                     let id = try level.add(Block(id: 0, shape: shape, center: center, width: size.0, height: size.1,
-                                                 rotation: rotation, springiness: springiness))
+                                                 rotation: rotation ?? 0, springiness: springiness ?? 0))
                     return "added \(shape.rawValue) block \(id) at (\(at))"
                 default:
                     throw UserError("give exactly one of --peg KIND or --block SHAPE")
@@ -146,7 +189,7 @@ struct LevelEdit: ParsableCommand {
         @OptionGroup var target: Target
         @OptionGroup var selector: Selector
 
-        @Option(help: "New centre x,y.")
+        @Option(parsing: .unconditional, help: "New centre x,y.")
         var to: String
 
         func run() throws {
@@ -182,10 +225,10 @@ struct LevelEdit: ParsableCommand {
         @OptionGroup var target: Target
         @OptionGroup var selector: Selector
 
-        @Option(help: "New radius (round pegs).")
+        @Option(parsing: .unconditional, help: "New radius (round pegs).")
         var radius: Double?
 
-        @Option(help: "New width,height (bricks and blocks).")
+        @Option(parsing: .unconditional, help: "New width,height (bricks and blocks).")
         var size: String?
 
         func run() throws {
@@ -209,10 +252,10 @@ struct LevelEdit: ParsableCommand {
         @OptionGroup var target: Target
         @OptionGroup var selector: Selector
 
-        @Option(help: "New rotation, radians.")
+        @Option(parsing: .unconditional, help: "New rotation, radians.")
         var angle: Double?
 
-        @Option(help: "Turn by this many radians.")
+        @Option(parsing: .unconditional, help: "Turn by this many radians.")
         var by: Double?
 
         func run() throws {

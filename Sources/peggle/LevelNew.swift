@@ -12,7 +12,8 @@ struct LevelNew: ParsableCommand {
     @Argument(help: "The level's name.")
     var name: String
 
-    @Option(name: [.short, .long], help: "Output file (default: NAME as a file name in the current folder).")
+    @Option(name: [.short, .long], help: ArgumentHelp("Output .json file (default: NAME as a file name in the current folder, "
+        + "with -2, -3... if that file exists)."))
     var output: String?
 
     @Option(help: "classic, beat_the_score or dodge.")
@@ -47,11 +48,19 @@ struct LevelNew: ParsableCommand {
         let level = Level(name: name, mode: gameMode, power: pw)
         // An empty level is valid except for its missing pegs; check everything else now.
         if let issue = level.validate().first(where: { $0.path != "pegs" }) { throw UserError(issue.description) }
-        let path = output ?? Files.slug(name) + ".json"
-        let dir = Files.folder(of: path)
-        if FileManager.default.fileExists(atPath: path) {
-            throw UserError("\(path): already exists; choose another --output")
+        let path: String
+        if let output {
+            try LevelEdit.Target.checkLevelOutput(output)
+            if FileManager.default.fileExists(atPath: output) {
+                throw UserError("\(output): already exists; choose another --output")
+            }
+            path = output
+        } else {
+            // The file is named after the level; a name that makes the same file name as another
+            // ("level.json" for names without letters) gets the next free one, level-2.json...
+            path = Files.freeLevelPath(for: name, in: ".")
         }
+        let dir = Files.folder(of: path)
         if let clash = Files.levelNames(in: dir).first(where: { $0.value.lowercased() == name.lowercased() }) {
             throw UserError("\(path): a level named '\(name)' already exists in \(clash.key); level names must be unique")
         }

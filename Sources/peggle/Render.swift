@@ -20,8 +20,9 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let rules = Rules()
-        let (lvl, aims) = try script.load(rules: rules)
         guard output.hasSuffix(".svg") else { throw UserError("-o: '\(output)' should end in .svg") }
+        try Files.checkOutput(output)
+        let (lvl, aims) = try script.load(rules: rules)
         let renderer = SVGRenderer(rules: rules)
         var svg: String
         if aims.isEmpty {

@@ -33,7 +33,7 @@ struct Report: ParsableCommand {
         let games: [PlayedGame]
         let stored: [LevelRecord]
         do {
-            store = try PeggleStore(path: db)
+            store = try PeggleStore(readingOnly: db)  // reporting writes nothing, not even -wal or -shm
             games = try store.games()
             stored = try store.levels()
         } catch { throw UserError("\(error)") }

@@ -17,7 +17,15 @@ struct Serve: ParsableCommand {
             + "messages go to standard error. "
             + "The server exits with code 0 at end of input, on `close`, or when the client goes away.")
 
+    @Option(help: ArgumentHelp("MiB (2^20 bytes) one session's environments and snapshots may hold, as the server "
+        + "estimates them; past it, make and snapshot are refused with memory_budget (docs/protocol.md).",
+        valueName: "MiB"))
+    var memoryBudget = ServeSession.defaultMemoryBudget >> 20
+
     func run() throws {
+        guard (1...1 << 20).contains(memoryBudget) else {
+            throw UserError("--memory-budget: \(memoryBudget) is outside 1...\(1 << 20) MiB")
+        }
         // A client that dies mid-stream closes the pipe: writing then fails (EPIPE) instead of
         // killing the process, and the loop ends cleanly.
         signal(SIGPIPE, SIG_IGN)
@@ -35,7 +43,8 @@ struct Serve: ParsableCommand {
                 }
             },
             renderSVG: { state, shots in renderer.render(state, shots: shots) },
-            renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) })
+            renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) },
+            memoryBudget: memoryBudget << 20)
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }
 

@@ -3,12 +3,11 @@ import PeggleGame
 import PegglePhysics
 import Testing
 @testable import PeggleAgents
+import PeggleTestSupport
 
-/// The repository root, for the bundled levels.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
+/// A bundled level by file name ("first-steps.json").
 func bundledLevel(_ file: String) throws -> Level {
-    try LevelCodec.decode(Data(contentsOf: repositoryRoot.appendingPathComponent("Levels/\(file)")))
+    try LevelCodec.decode(Repository.data("Levels/\(file)"))
 }
 
 /// One orange peg straight below the cannon: only aims near 0 reach it.

@@ -385,7 +385,7 @@ func parsed(_ svg: String, sourceLocation: SourceLocation = #_sourceLocation) th
     #expect(SVGText.number(12.5) == "12.5")
     #expect(SVGText.number(1.0 / 3) == "0.33")
     #expect(SVGText.number(-0.001) == "0")
-    #expect(SVGText.number(-2.675) == "-2.68" || SVGText.number(-2.675) == "-2.67")
+    #expect(SVGText.number(-2.675) == "-2.68")  // -2.675 * 100 is exactly -267.5, rounded away from zero
     #expect(SVGText.number(.nan) == "0")
     #expect(SVGText.fixed(0.1, decimals: 3, plusSign: true) == "+0.100")
     #expect(SVGText.fixed(-0.0004, decimals: 3, plusSign: true) == "0.000")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PeggleTestSupport
 
 /// What a run of the `peggle` binary did.
 struct RunResult {
@@ -9,9 +10,8 @@ struct RunResult {
 }
 
 enum CLI {
-    /// The repository root (for the bundled levels).
-    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root (for the bundled levels), where commands run by default.
+    static let root = Repository.root
 
     /// The `peggle` binary built beside the test bundle, or $PEGGLE_BIN.
     static let binary: URL = {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PeggleTestSupport
 
 @Suite("peggle level")
 struct LevelCommandTests {
@@ -53,7 +54,7 @@ struct LevelCommandTests {
 
     @Test("validate accepts every bundled level")
     func bundledLevelsValid() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Levels").path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: Repository.url("Levels").path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "Levels/" + $0 }
         #expect(!files.isEmpty)
         let r = try CLI.run(["level", "validate"] + files)
@@ -108,7 +109,7 @@ struct LevelCommandTests {
         #expect(r.status == 0)
         let after = try String(contentsOf: file, encoding: .utf8)
         #expect(after.contains("\"x\": 420, \"y\": 320"))
-        #expect(after.contains("\"rotation\": 0.6000000000000001") || after.contains("\"rotation\": 0.6"))
+        #expect(after.contains("\"rotation\": 0.6000000000000001"))  // 0.4 + 0.2 in doubles, written exactly
         r = try CLI.run(["level", "validate", "edit-me.json"], cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
     }
@@ -117,7 +118,7 @@ struct LevelCommandTests {
     func readOnlyCopy() throws {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let original = try String(contentsOf: CLI.root.appendingPathComponent("Levels/bench-grid.json"), encoding: .utf8)
+        let original = try String(contentsOf: Repository.url("Levels/bench-grid.json"), encoding: .utf8)
         try original.write(to: dir.appendingPathComponent("bench-grid.json"), atomically: true, encoding: .utf8)
         for expected in ["bench-grid-copy.json", "bench-grid-copy-2.json"] {
             let r = try CLI.run(["level", "edit", "remove", "bench-grid.json", "--id", "5"], cwd: dir)

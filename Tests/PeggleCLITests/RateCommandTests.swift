@@ -160,6 +160,19 @@ struct RateCommandTests {
         }
     }
 
+    @Test("when a run ends the database file alone holds every game (the WAL is checkpointed into it)")
+    func theFileAloneIsComplete() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("r.sqlite"), copy = dir.appendingPathComponent("copy.sqlite")
+        let r = try CLI.run(["rate", "Levels/first-steps.json", "--agents", "random", "--episodes", "7", "--db", db.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Only the main file is copied, as a user would copy "the database".
+        try FileManager.default.copyItem(at: db, to: copy)
+        let (counts, games, ok) = try contents(copy)
+        #expect(ok && counts.episodes == 7 && games.count == 7)
+    }
+
     @Test("a bad level is reported and skipped, the others are rated, and the exit code says so")
     func badLevelSkipped() throws {
         let dir = try CLI.tempDir()

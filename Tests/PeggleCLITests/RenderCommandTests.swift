@@ -23,7 +23,7 @@ struct RenderCommandTests {
         #expect(Self.wellFormed(data))
         #expect(data == (try Data(contentsOf: b)))
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix("<svg") || text.hasPrefix("<?xml"))
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(text.contains("Upside Down"))
         // Two shots: two trajectories, and the confusement flip the second one set off.
         #expect(text.components(separatedBy: "<polyline").count - 1 >= 2)

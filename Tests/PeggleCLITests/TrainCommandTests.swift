@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import PeggleTestSupport
 
 @Suite("peggle train")
 struct TrainCommandTests {
     /// A run small enough for a debug build: one level, two members, one episode each.
     func tiny(_ out: String, iterations: Int = 1, seed: Int = 3, extra: [String] = []) -> [String] {
-        ["train", "--levels", CLI.root.appendingPathComponent("Levels/first-steps.json").path, "--out", out,
+        ["train", "--levels", Repository.url("Levels/first-steps.json").path, "--out", out,
          "--iterations", String(iterations), "--population", "2", "--episodes", "1", "--seed", String(seed),
          "--curve-episodes", "1", "--eval-episodes", "1", "--threads", "2"] + extra
     }
@@ -113,7 +114,7 @@ struct TrainCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.json").path
         #expect(try CLI.run(tiny(good)).status == 0)
-        let level = CLI.root.appendingPathComponent("Levels/first-steps.json").path
+        let level = Repository.url("Levels/first-steps.json").path
         func evaluate(_ file: String, _ extra: [String] = []) throws -> RunResult {
             try CLI.run(["train", "--evaluate", file, "--levels", level, "--episodes", "1"] + extra)
         }
@@ -162,7 +163,7 @@ struct TrainCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.json").path
         #expect(try CLI.run(tiny(good)).status == 0)
-        let r = try CLI.run(["train", "--evaluate", good, "--levels", CLI.root.appendingPathComponent("Levels").path,
+        let r = try CLI.run(["train", "--evaluate", good, "--levels", Repository.url("Levels").path,
                              "--mode", "classic", "--exclude", "bench-grid.json", "--episodes", "1"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("| level | linear win | linear orange | random win | random orange |"))

@@ -2,14 +2,11 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import PegglePhysics
-
-/// The repository root, for the bundled levels.
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+import PeggleTestSupport
 
 /// A bundled level by file name ("first-steps").
 func bundled(_ name: String) throws -> Level {
-    try LevelCodec.decode(Data(contentsOf: repoRoot.appendingPathComponent("Levels/\(name).json")))
+    try LevelCodec.decode(Repository.data("Levels/\(name).json"))
 }
 
 /// A small classic level: two orange pegs and some blue, with a few balls, so episodes are short.

@@ -2,19 +2,21 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 @Suite("Serve protocol")
 struct ServeProtocolTests {
     /// A session whose levels come from the repository's Levels folder.
-    static func session() -> ServeSession {
+    static func session(memoryBudget: Int = ServeSession.defaultMemoryBudget) -> ServeSession {
         ServeSession(
             loadLevel: { path in
-                guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent(path).path) else {
+                guard let data = FileManager.default.contents(atPath: Repository.url(path).path) else {
                     throw ServeTestError(message: "\(path): no such file")
                 }
                 return try LevelCodec.decode(data)
             },
-            renderSVG: { state, shots in "<svg><!-- \(state.level.name), \(shots.count) shots --></svg>" })
+            renderSVG: { state, shots in "<svg><!-- \(state.level.name), \(shots.count) shots --></svg>" },
+            memoryBudget: memoryBudget)
     }
 
     static func reply(_ s: ServeSession, _ line: String) throws -> [String: Any] {

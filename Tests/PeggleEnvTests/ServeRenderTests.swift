@@ -2,6 +2,7 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 /// `render` with format `rgb`: the session passes the game, its latest shot and the width to the
 /// injected rasteriser and replies its bytes as base64. The rasteriser here is a stand-in whose
@@ -20,7 +21,7 @@ struct ServeRenderTests {
     /// `(k + shots + balls left) % 256`.
     static func session(_ calls: Calls, failing: Bool = false) -> ServeSession {
         ServeSession(
-            loadLevel: { path in try LevelCodec.decode(Data(contentsOf: repoRoot.appendingPathComponent(path))) },
+            loadLevel: { path in try LevelCodec.decode(Repository.data(path)) },
             renderSVG: { _, _ in "<svg/>" },
             renderRGB: { state, shots, width, pixels in
                 struct Refused: Error, CustomStringConvertible { var description: String { "the stand-in refuses" } }
@@ -122,7 +123,7 @@ struct ServeRenderTests {
         let unknown = try #require(Self.error(try Self.reply(s, #"{"cmd": "render", "format": "png"}"#)))
         #expect(unknown.message == #"render: format "png" is not svg, ansi or rgb"#)
         // A session made without a rasteriser says so.
-        let bare = ServeSession(loadLevel: { path in try LevelCodec.decode(Data(contentsOf: repoRoot.appendingPathComponent(path))) },
+        let bare = ServeSession(loadLevel: { path in try LevelCodec.decode(Repository.data(path)) },
                                 renderSVG: { _, _ in "<svg/>" })
         _ = try Self.reply(bare, Self.make)
         _ = try Self.reply(bare, #"{"cmd": "reset"}"#)

@@ -2,6 +2,7 @@ import Foundation
 import PegglePhysics
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 /// Long scripted games hashed bit for bit. The hash is pinned: a change means the game itself
 /// changed (physics, rules, scoring, randomness or level decoding), which must be deliberate.
@@ -62,7 +63,7 @@ struct DeterminismTests {
     /// stuck-shelf scenarios.
     static func scriptedRun() throws -> (hash: UInt64, summary: String) {
         var hash = FNV1a()
-        let bench = try LevelCodec.decode(repoFile("Levels/bench-grid.json"))
+        let bench = try LevelCodec.decode(Repository.data("Levels/bench-grid.json"))
         try play(bench, shots: 40, script: 1, hash: &hash)
         let afterBench = hash.value
         for (k, power) in Power.allCases.enumerated() {

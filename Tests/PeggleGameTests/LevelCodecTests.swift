@@ -2,6 +2,7 @@ import Foundation
 import PegglePhysics
 import PeggleGame
 import Testing
+import PeggleTestSupport
 
 /// Reading and writing the level JSON format: strict decoding whose errors say where they are,
 /// and canonical encoding.
@@ -289,7 +290,7 @@ struct LevelCodecTests {
     // MARK: Canonical encoding
 
     @Test func bundledLevelsEncodeToTheirOwnText() throws {
-        let dir = repoRoot().appendingPathComponent("Levels")
+        let dir = Repository.url("Levels")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.contains("bench-grid.json"))
         for name in files {
@@ -444,5 +445,24 @@ struct LevelCodecTests {
         var c = b
         c.power = .kaboom
         #expect(c.contentHash != b.contentHash)
+    }
+}
+
+/// A level file's text is quoted in messages only in part: a 10 MB kind or field name gives a
+/// short message, not a 10 MB one.
+@Suite struct LevelCodecLongTextTests {
+    @Test func longValuesAndNamesAreCutInMessages() throws {
+        let long = String(repeating: "k", count: 1_000_000)
+        let shown = String(repeating: "k", count: 64) + "\u{2026} (1000000 characters)"
+        for (text, message) in [
+            (#"{"format": 1, "name": "L", "mode": {"type": "classic"}, "pegs": [{"kind": "\#(long)", "x": 1, "y": 1}]}"#,
+             #"pegs[0].kind: unknown value "\#(shown)" (expected one of: blue, orange, green, purple, zombie, confusement)"#),
+            (#"{"format": 1, "name": "L", "mode": {"type": "classic"}, "pegs": [], "\#(long)": 1}"#,
+             "\(shown): unknown field (expected one of: author, blocks, description, format, mode, name, pegs, power, purple_roams, read_only)"),
+        ] {
+            #expect { try LevelCodec.decode(Data(text.utf8)) } throws: { error in
+                "\(error)" == message
+            }
+        }
     }
 }

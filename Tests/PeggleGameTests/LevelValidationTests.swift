@@ -91,10 +91,8 @@ struct LevelValidationTests {
         var level = Self.valid
         level.pegs.append(peg(5, .blue, 600, 380))  // block top is at y 390; the peg reaches 392
         let issue = try onlyIssue(level)
-        #expect(issue.objectId != nil)
-        #expect(issue.description.contains("peg 5") || issue.description.contains("pegs[2]"))
-        #expect(issue.description.contains("block 3") || issue.description.contains("blocks[0]"))
-        #expect(issue.message.contains("overlaps"))
+        // The later of the two in the file (blocks come after pegs) carries the issue.
+        #expect(issue.description == "blocks[0] (id 3): overlaps peg 5 (pegs[2])")
     }
 
     @Test func rotatedBlocksOverlapBySeparatingAxes() throws {
@@ -164,7 +162,7 @@ struct LevelValidationTests {
         let issue = try onlyIssue(level)
         #expect(issue.field == "id")
         #expect(issue.objectId == 3)
-        #expect(issue.message.contains("pegs[2]") || issue.message.contains("blocks[0]"))
+        #expect(issue.description == "blocks[0] (id 3): id: is also used by pegs[2]")
 
         level = Self.valid
         level.pegs[1].id = 0
@@ -248,6 +246,29 @@ struct LevelValidationTests {
         #expect(level.validate().map(\.path) == ["name"])
         level.name = String(repeating: "é", count: 80)
         #expect(level.validate().isEmpty)
+    }
+
+    /// Author and description have limits too, so no tool prints or draws unbounded text, and
+    /// none may carry control characters (a terminal would obey an escape sequence in them).
+    @Test func authorAndDescriptionRules() {
+        var level = Self.valid
+        level.author = String(repeating: "a", count: 80)
+        level.description = String(repeating: "d", count: 999) + "\n"
+        #expect(level.validate().isEmpty)
+        level.description = "Two lines:\r\n\tindented"
+        #expect(level.validate().isEmpty)
+        level.author = String(repeating: "🎯", count: 81)
+        #expect(level.validate().map(\.description) == ["author: is 81 characters long; at most 80"])
+        // Characters are code points, as JSON Schema counts them: a flag is two.
+        level.author = String(repeating: "🇫🇷", count: 41)
+        #expect(level.validate().map(\.description) == ["author: is 82 characters long; at most 80"])
+        level.author = "Ann\u{1B}[2J"
+        #expect(level.validate().map(\.description) == ["author: must not contain control characters"])
+        level.author = nil
+        level.description = String(repeating: "d", count: 400_000)
+        #expect(level.validate().map(\.description) == ["description: is 400000 characters long; at most 1000"])
+        level.description = "red \u{1B}[31m text \u{9B}"
+        #expect(level.validate().map(\.description) == ["description: must not contain control characters other than line breaks and tabs"])
     }
 
     @Test func blockFieldLimits() throws {

@@ -98,16 +98,6 @@ struct FNV1a {
     mutating func add(_ v: Bool) { add(v ? 1 : 0) }
 }
 
-/// The repository root, found from this file's path (Tests/PeggleGameTests/<file>).
-func repoRoot(_ file: String = #filePath) -> URL {
-    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-}
-
-/// Bytes of a file under the repository root.
-func repoFile(_ relative: String) throws -> Data {
-    try Data(contentsOf: repoRoot().appendingPathComponent(relative))
-}
-
 /// Decodes JSON text, failing the test with the codec's error if it does not decode.
 func decodeText(_ text: String) throws -> Level {
     try LevelCodec.decode(Data(text.utf8))

@@ -1,6 +1,6 @@
 """A client for one `peggle serve` process: JSON lines over its standard input and output.
 
-The protocol (the Swift source `Sources/PeggleEnv/Serve.swift` is the authority): the server
+The protocol (docs/protocol.md; the Swift sources `Sources/PeggleEnv/Serve*.swift` are the authority): the server
 prints a hello line, then answers each request line with one reply line, in order. A reply has
 ``"ok": true`` and fields, or ``"ok": false`` and ``"error": {"code", "message"}``. With
 ``"obs_encoding": "f32"`` a reply line with ``"frame_bytes": N`` is followed by exactly N raw

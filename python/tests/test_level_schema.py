@@ -52,11 +52,19 @@ def mutated(fn):
     mutated(lambda l: l["blocks"].append({"shape": "triangle", "x": 1, "y": 1, "width": 10, "height": 10, "springiness": 2})),
     mutated(lambda l: l.update(pegs=[{"kind": "blue", "x": 10, "y": 10}] * 1001)),
     mutated(lambda l: l.pop("name")),
+    mutated(lambda l: l.update(name="n" * 81)),
+    mutated(lambda l: l.update(author="a" * 81)),
+    mutated(lambda l: l.update(description="d" * 1001)),
 ], ids=["kind", "negative-radius", "nan-radius", "off-board", "unknown-field", "brick-without-size", "format",
-        "power", "zero-balls", "missing-target", "block-shape", "springiness", "too-many-pegs", "no-name"])
+        "power", "zero-balls", "missing-target", "block-shape", "springiness", "too-many-pegs", "no-name",
+         "long-name", "long-author", "long-description"])
 def test_malformed_level_rejected(level):
     assert not VALIDATOR.is_valid(level)
 
 
 def test_base_is_valid():
     assert VALIDATOR.is_valid(BASE)
+
+
+def test_text_at_its_limits_is_valid():
+    assert VALIDATOR.is_valid(mutated(lambda l: l.update(name="n" * 80, author="a" * 80, description="d" * 1000)))

@@ -1,0 +1,346 @@
+import Foundation
+import PeggleGame
+
+// The b64f32 and f32 encodings send floats' in-memory bytes as little-endian float32.
+#if !_endian(little)
+#error("peggle serve's binary observations assume a little-endian platform")
+#endif
+
+/// The `peggle serve` protocol: one JSON request per line in, one JSON reply per line out, in
+/// order (docs/protocol.md); with `"obs_encoding": "f32"` a reply carrying observations is
+/// followed by a binary frame of raw float32. A session holds at most one vector environment
+/// and its snapshots, within a memory budget. It reads no files and writes nothing itself: the
+/// tool gives it a level loader, an SVG renderer and (for the `rgb` render) a rasteriser, and
+/// moves the lines. Requests are decoded in ServeRequests.swift, replies written in
+/// ServeReplies.swift.
+public final class ServeSession {
+    /// Protocol version, in the hello line and in docs/protocol.md.
+    public static let protocolVersion = 1
+    /// Most snapshots kept at once.
+    public static let maxSnapshots = 1024
+    /// What one session may hold by default, bytes (1 GiB; `peggle serve --memory-budget MiB`):
+    /// see `estimatedBytes`.
+    public static let defaultMemoryBudget = 1 << 30
+
+    /// Reads a level file; throws a message naming the file and the problem.
+    public typealias LevelLoader = (String) throws -> Level
+    /// Draws a game state with its latest shots as SVG.
+    public typealias SVGRenderer = (GameState, [ShotResult]) -> String
+    /// Draws a game state with its latest shots as RGB pixels into the buffer (resized to
+    /// `height * width * 3` bytes if needed; rows top to bottom, R G B per pixel), `width` pixels
+    /// wide (nil: the rasteriser's default), and returns the picture's size in pixels.
+    public typealias RGBRenderer = (GameState, [ShotResult], Int?, inout [UInt8]) throws -> (width: Int, height: Int)
+    /// Widths a `render` with format `rgb` may ask for, pixels.
+    public static let rgbWidths = 16...4096
+
+    let loadLevel: LevelLoader
+    let renderSVG: SVGRenderer
+    let renderRGB: RGBRenderer?
+    /// Bytes the environments and snapshots of this session may hold, by `estimatedBytes`.
+    public let memoryBudget: Int
+    /// The pixels of the latest `rgb` render, reused from render to render.
+    var pixels: [UInt8] = []
+    var vec: VectorEnv?
+    /// `estimatedBytes` of `vec`; every snapshot is counted at this size too.
+    var envBytes = 0
+    var encoding = ObservationEncoding.json
+    var infoLayout = InfoLayout.rows
+    var levelNames: [String] = []
+    var snapshots: [Int: VectorEnv] = [:]
+    var nextSnapshot = 1
+    /// Set by `close`: the loop stops after sending the reply.
+    public private(set) var closed = false
+    /// The reply buffer, reused from request to request.
+    var buffer: [UInt8] = []
+    /// The binary frame following the reply line (`f32` encoding): float arrays to send as raw
+    /// little-endian float32, in order. They share storage with the environments, so nothing is
+    /// copied; they are dropped once sent, before the next request could mutate the environments
+    /// (holding them longer would force a copy-on-write of every observation buffer).
+    public internal(set) var frame: [[Float]] = []
+
+    /// `renderRGB` nil: `render` with format `rgb` is refused (`bad_request`).
+    public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer, renderRGB: RGBRenderer? = nil,
+                memoryBudget: Int = ServeSession.defaultMemoryBudget) {
+        self.loadLevel = loadLevel
+        self.renderSVG = renderSVG
+        self.renderRGB = renderRGB
+        self.memoryBudget = memoryBudget
+    }
+
+    /// The first line the server sends.
+    public static var hello: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("hello", "peggle serve")
+        w.field("protocol", protocolVersion)
+        w.field("engine", "peggle-gym \(PeggleGym.version)")
+        w.endObject()
+        return w.text
+    }
+
+    /// Serves until end of input or `close`: the hello line, then a reply per request line.
+    /// `write` gets each reply's line bytes (without the newline) and its frame (the float arrays
+    /// to send right after the line as raw little-endian float32, empty for most replies), and
+    /// returns false when the client has gone away, which ends the loop too.
+    public static func run(_ session: ServeSession, readLine: () -> String?,
+                           write: (UnsafeBufferPointer<UInt8>, [[Float]]) -> Bool) {
+        guard Array(hello.utf8).withUnsafeBufferPointer({ write($0, []) }) else { return }
+        while !session.closed, let line = readLine() {
+            if line.allSatisfy(\.isWhitespace) { continue }
+            session.respond(to: line)
+            let sent = session.buffer.withUnsafeBufferPointer { write($0, session.frame) }
+            session.frame.removeAll()
+            guard sent else { return }
+        }
+    }
+
+    // MARK: Memory
+
+    /// What a vector of `count` environments under `config` may hold, bytes, counted as if each
+    /// environment's game had diverged from the others (as it has after a few steps): per
+    /// environment, its observation and final-observation rows (4 bytes a float), its game state
+    /// (16 KiB, plus 256 bytes per object of the largest level) and, with trajectories, its
+    /// latest shot's ball paths (64 KiB); plus each level's starting state once. Measured on First
+    /// Steps with 128 object slots, a diverged copy holds about 35 KB per environment; this
+    /// estimates 44 KB.
+    public static func estimatedBytes(_ config: EnvConfig, count: Int) -> Int {
+        let objects = config.levels.map { $0.pegs.count + $0.blocks.count }.max() ?? 0
+        let state = 16_384 + 256 * objects
+        let perEnv = 2 * config.encoder.size * 4 + state + (config.recordTrajectory ? 65_536 : 0)
+        return count * perEnv + config.levels.count * state
+    }
+
+    /// Bytes in whole MiB (2^20 bytes), rounded up.
+    static func megabytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MiB" }
+
+    // MARK: Requests
+
+    /// The reply line to one request line (never throws; errors become error replies). Any
+    /// frame is dropped; `handleWithFrame` keeps it.
+    public func handle(_ line: String) -> String {
+        handleWithFrame(line).line
+    }
+
+    /// The reply line to one request line and the bytes of the binary frame that follows it
+    /// (empty unless the encoding is `f32` and the reply carries observations).
+    public func handleWithFrame(_ line: String) -> (line: String, frame: [UInt8]) {
+        respond(to: line)
+        var bytes: [UInt8] = []
+        for part in frame { part.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        frame.removeAll()
+        return (String(decoding: buffer, as: UTF8.self), bytes)
+    }
+
+    /// Writes the reply to `line` into `buffer`.
+    func respond(to line: String) {
+        frame.removeAll()
+        var w = JSONWriter(takingOver: &buffer)
+        reply(line, &w)
+        swap(&buffer, &w.bytes)
+    }
+
+    func reply(_ line: String, _ out: inout JSONWriter) {
+        let request: Request
+        do {
+            request = try Request.decode(line)
+        } catch {
+            out = errorReply(error.id, error.failure.code, error.failure.message)
+            return
+        }
+        do {
+            var w = JSONWriter(takingOver: &out.bytes)
+            defer { swap(&out.bytes, &w.bytes) }
+            w.beginObject()
+            writeId(&w, request.id)
+            w.field("ok", true)
+            switch request.command {
+            case let .make(r): try make(r, &w)
+            case .spaces: try spaces(&w)
+            case let .reset(r): try reset(r, &w)
+            case let .step(r): try step(r, &w)
+            case let .render(r): try render(r, &w)
+            case .snapshot: try snapshot(&w)
+            case let .restore(k): try restore(k, &w)
+            case let .dropSnapshot(k): try dropSnapshot(k)
+            case .close: closed = true
+            }
+            if !frame.isEmpty { w.field("frame_bytes", frame.reduce(0) { $0 + $1.count * 4 }) }
+            w.endObject()
+        } catch {
+            // An error reply is a plain line: no frame follows it.
+            frame.removeAll()
+            switch error {
+            case let f as Failure: out = errorReply(request.id, f.code, f.message)
+            case let e as EnvError: out = errorReply(request.id, e.code, e.message)
+            default: out = errorReply(request.id, "internal", "\(error)")
+            }
+        }
+    }
+
+    func made() throws -> VectorEnv {
+        guard let vec else { throw Failure("not_made", "send make first") }
+        return vec
+    }
+
+    /// Checks an environment was made. Commands that change it mutate `vec` in place, never a
+    /// copy: a copy would share every buffer and force copy-on-write of all of them.
+    func requireMade() throws {
+        guard vec != nil else { throw Failure("not_made", "send make first") }
+    }
+
+    // MARK: make, spaces
+
+    func make(_ r: MakeRequest, _ w: inout JSONWriter) throws {
+        var levels: [Level] = []
+        for p in r.paths {
+            do {
+                levels.append(try loadLevel(p))
+            } catch {
+                throw Failure("level_error", "\(error)")
+            }
+        }
+        if let mode = r.mode {
+            for k in levels.indices { levels[k].mode = mode }
+            for (k, l) in levels.enumerated() {
+                if let issue = l.validate().first {
+                    throw Failure("level_error", "\(r.paths[k]) with the given mode: \(issue)")
+                }
+            }
+        }
+        var config = EnvConfig(levels: levels)
+        config.order = r.order
+        config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects)
+        config.reward = r.reward
+        config.action = r.action
+        config.maxShots = r.maxShots
+        config.recordTrajectory = r.trajectory
+        // Checked before anything is built: the refused request must not allocate what it asks for.
+        let bytes = Self.estimatedBytes(config, count: r.count)
+        guard bytes <= memoryBudget else {
+            throw Failure("memory_budget", "make: \(r.count) environments of \(config.encoder.size) observation floats "
+                + "would hold about \(Self.megabytes(bytes)); this server's budget is \(Self.megabytes(memoryBudget)) "
+                + "(fewer num_envs or max_objects, or start it with a larger --memory-budget)")
+        }
+        vec = try VectorEnv(config: config, count: r.count, autoreset: r.autoreset, threads: r.threads, seed: r.seed)
+        envBytes = bytes
+        encoding = r.encoding
+        infoLayout = r.infoLayout
+        levelNames = levels.map(\.name)
+        snapshots = [:]
+        w.field("num_envs", r.count)
+        w.field("autoreset", r.autoreset.rawValue)
+        w.field("obs_encoding", r.encoding.rawValue)
+        w.field("info_layout", r.infoLayout.rawValue)
+        w.key("levels")
+        w.beginArray()
+        for n in levelNames { w.string(n) }
+        w.endArray()
+        try spaces(&w)
+    }
+
+    func spaces(_ w: inout JSONWriter) throws {
+        let v = try made()
+        w.key("observation_space")
+        Self.writeSpace(&w, v.observationSpace)
+        w.key("action_space")
+        Self.writeSpace(&w, v.actionSpace)
+    }
+
+    // MARK: reset, step
+
+    func reset(_ r: ResetRequest, _ w: inout JSONWriter) throws {
+        try requireMade()
+        var level: Int?
+        switch r.level {
+        case let .name(name)?:
+            guard let k = levelNames.firstIndex(of: name) else {
+                throw Failure.badRequest("reset: no level named \(MessageText.quoted(name))")
+            }
+            level = k
+        case let .index(k)?: level = k
+        case nil: level = nil
+        }
+        try vec!.reset(seed: r.seed, mask: r.mask, level: level)
+        let v = vec!
+        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
+        writeInfos(&w, "infos", count: v.count) { i in (r.mask?[i] ?? true) ? (v.slots[i].info, true) : nil }
+    }
+
+    func step(_ r: StepRequest, _ w: inout JSONWriter) throws {
+        try requireMade()
+        try vec!.step(r.actions)
+        let v = vec!
+        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
+        w.array("rewards", v.slots) { $0.number($1.reward) }
+        w.array("terminated", v.slots) { $0.bool($1.terminated) }
+        w.array("truncated", v.slots) { $0.bool($1.truncated) }
+        writeInfos(&w, "infos", count: v.count) { i in (v.slots[i].info, v.slots[i].info.shot == nil) }
+        if v.slots.contains(where: \.hasFinal) {
+            writeObservations(&w, "final_obs", v.finalObservations, rows: v.count, size: v.observationSize)
+            w.array("final_mask", v.slots) { $0.bool($1.hasFinal) }
+            writeInfos(&w, "final_infos", count: v.count) { i in v.slots[i].hasFinal ? (v.slots[i].finalInfo, false) : nil }
+        }
+    }
+
+    // MARK: render, snapshots
+
+    func render(_ r: RenderRequest, _ w: inout JSONWriter) throws {
+        let v = try made()
+        guard r.env < v.count else { throw Failure.badRequest("render: env \(r.env) is outside 0..<\(v.count)") }
+        let env = v.envs[r.env]
+        guard let game = env.game else { throw Failure("not_reset", "render: call reset first") }
+        switch r.format {
+        case "svg":
+            w.field("svg", renderSVG(game, env.lastShot.map { [$0] } ?? []))
+        case "ansi":
+            w.field("text", TextRenderer.render(game))
+        default:
+            guard let renderRGB else {
+                throw Failure.badRequest("render: format rgb needs a rasteriser, and this server has none")
+            }
+            let size: (width: Int, height: Int)
+            do {
+                size = try renderRGB(game, env.lastShot.map { [$0] } ?? [], r.width, &pixels)
+            } catch {
+                throw Failure.badRequest("render: \(error)")
+            }
+            guard size.width > 0, size.height > 0, pixels.count == size.width * size.height * 3 else {
+                throw Failure("internal", "render: the rasteriser gave \(pixels.count) bytes for \(size.width) x \(size.height) pixels")
+            }
+            w.field("width", size.width)
+            w.field("height", size.height)
+            w.key("rgb_b64")
+            pixels.withUnsafeBytes { w.base64(bytes: $0) }
+        }
+    }
+
+    func snapshot(_ w: inout JSONWriter) throws {
+        let v = try made()
+        guard snapshots.count < Self.maxSnapshots else {
+            throw Failure.badRequest("snapshot: \(Self.maxSnapshots) snapshots are kept already; drop some with drop_snapshot")
+        }
+        // A snapshot shares memory with the environments until they diverge; counted as if they had.
+        let held = envBytes * (snapshots.count + 2)
+        guard held <= memoryBudget else {
+            throw Failure("memory_budget", "snapshot: another copy of \(v.count) environments (about "
+                + "\(Self.megabytes(envBytes))) would bring this session to about \(Self.megabytes(held)), past its "
+                + "budget of \(Self.megabytes(memoryBudget)); drop snapshots with drop_snapshot")
+        }
+        let k = nextSnapshot
+        nextSnapshot += 1
+        snapshots[k] = v
+        w.field("snapshot", k)
+    }
+
+    func restore(_ k: Int, _ w: inout JSONWriter) throws {
+        try requireMade()
+        guard let s = snapshots[k] else { throw Failure("no_snapshot", "restore: no snapshot \(k)") }
+        vec = s
+        writeObservations(&w, "obs", s.observations, rows: s.count, size: s.observationSize)
+    }
+
+    func dropSnapshot(_ k: Int) throws {
+        try requireMade()
+        guard snapshots.removeValue(forKey: k) != nil else { throw Failure("no_snapshot", "drop_snapshot: no snapshot \(k)") }
+    }
+}

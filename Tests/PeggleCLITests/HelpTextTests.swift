@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+
+@Suite("--help")
+struct HelpTextTests {
+    static let commands: [[String]] = [
+        [], ["level"], ["level", "validate"], ["level", "info"], ["level", "new"], ["level", "edit"],
+        ["level", "edit", "add"], ["level", "edit", "move"], ["level", "edit", "remove"], ["level", "edit", "resize"],
+        ["level", "edit", "rotate"], ["level", "edit", "kind"], ["play"], ["render"], ["serve"], ["bench"], ["train"],
+        ["rate"], ["report"],
+    ]
+
+    /// Help points only at what a user has: the repository, not folders beside it.
+    @Test("no help text points outside the repository", arguments: commands)
+    func staysInside(command: [String]) throws {
+        let r = try CLI.run(command + ["--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("USAGE:"))
+        #expect(!r.stdout.contains("../"), "\(command): \(r.stdout)")
+        #expect(!r.stdout.contains("/work/"), "\(command)")
+    }
+}

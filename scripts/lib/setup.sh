@@ -1,0 +1,102 @@
+# The set-up scripts/main and scripts/test share (sourced, not run): each installs only what is
+# missing, so on a machine that has everything it costs a second. Messages go to standard error.
+#
+#   setup_system [--python]  Debian packages the build needs: libopenblas-dev (cblas.h and
+#                            libopenblas for the CBLAS module), libsqlite3-dev (the SQLite GRDB
+#                            links), ca-certificates (SwiftPM fetches the dependencies over https)
+#                            and git if missing (SwiftPM fetches them with it);
+#                            with --python also python3-venv when Python cannot make a virtual
+#                            environment. Installed with apt-get, through sudo when not root.
+#   setup_python             The Python test requirements (python/requirements-test.txt), with pip,
+#                            into the active virtual environment or else .venv (Debian's Python
+#                            refuses pip installs into the system: PEP 668). Sets PEGGLE_PYTHON.
+
+setup_say() { echo "setup: $*" >&2; }
+
+# Whether Debian package $1 is installed.
+setup_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+setup_system() {
+    if ! command -v swift >/dev/null 2>&1; then
+        setup_say "error: swift is not on PATH. Install Swift 6.3 (https://www.swift.org/install/linux/) and run this again."
+        exit 1
+    fi
+    if ! command -v python3 >/dev/null 2>&1 && [ "${1:-}" = --python ]; then
+        setup_say "error: python3 is not on PATH. Install Python 3 (Debian: apt-get install python3) and run this again."
+        exit 1
+    fi
+    local wanted=(libopenblas-dev libsqlite3-dev ca-certificates)
+    command -v git >/dev/null 2>&1 || wanted+=(git)
+    if [ "${1:-}" = --python ] && ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+        wanted+=(python3-venv)
+    fi
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        setup_say "not a Debian system (no dpkg-query): make sure these, or your system's equivalents, are installed: ${wanted[*]}"
+        return 0
+    fi
+    local missing=() p
+    for p in "${wanted[@]}"; do setup_installed "$p" || missing+=("$p"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    local command="apt-get update && apt-get install -y ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            setup_say "error: Peggle Gym needs the Debian packages ${missing[*]}, and installing them needs root (this is not root and there is no sudo). As root, run:  $command"
+            exit 1
+        fi
+    fi
+    setup_say "installing the Debian packages ${missing[*]} with ${sudo[*]:+sudo }apt-get"
+    # apt's and dpkg's chatter is kept in a log and shown only if something fails.
+    local log
+    log="$(mktemp)"
+    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1 \
+        || ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
+        setup_say "error: could not install the Debian packages ${missing[*]}. Install them, as root, with:  $command"
+        exit 1
+    fi
+    rm -f "$log"
+    for p in "${missing[@]}"; do
+        if ! setup_installed "$p"; then
+            setup_say "error: apt-get did not install $p. Install it, as root, with:  $command"
+            exit 1
+        fi
+    done
+}
+
+setup_python() {
+    local root requirements venv stamp sum
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+    requirements="$root/python/requirements-test.txt"
+    if [ -n "${VIRTUAL_ENV:-}" ]; then
+        venv="$VIRTUAL_ENV"
+    else
+        venv="$root/.venv"
+        if [ ! -x "$venv/bin/python" ]; then
+            setup_say "making a Python virtual environment in .venv"
+            python3 -m venv "$venv" >&2 || {
+                setup_say "error: python3 -m venv failed (on Debian it needs the package python3-venv: apt-get install -y python3-venv)"
+                exit 1
+            }
+        fi
+    fi
+    PEGGLE_PYTHON="$venv/bin/python"
+    export PEGGLE_PYTHON
+    # pip runs again only when the requirements change (and works offline until then).
+    stamp="$venv/.peggle-requirements"
+    sum="$(cksum < "$requirements")"
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+        setup_say "installing the Python test requirements into ${venv/#$root\//} with pip"
+        "$PEGGLE_PYTHON" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2 || {
+            setup_say "error: pip could not install python/requirements-test.txt (is the network up?)"
+            exit 1
+        }
+        echo "$sum" > "$stamp"
+    fi
+}
