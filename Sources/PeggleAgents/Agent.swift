@@ -21,7 +21,7 @@ extension Agent {
     /// rater computes once. False unless an agent says otherwise.
     public var choiceIgnoresRandomStream: Bool { false }
 
-    /// "greedy(candidates=48,refine=2x8,samples=8)": kind and sorted parameters, for people and for keys.
+    /// "greedy(candidates=48,refine=2x8,samples=8,screen=4)": kind and sorted parameters, for people and for keys.
     public var label: String {
         parameters.isEmpty ? kind : kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
     }

@@ -16,7 +16,7 @@ import PeggleGame
 /// `angle + sigma * z_j`, with z_j the normal quantiles at (j - 1/2) / M: a fixed, stratified
 /// sample, so the choice is deterministic and every candidate is judged on the same offsets.
 ///
-/// **Screening under noise** (`screen`, off by default; 4 is the measured setting). Valuing every candidate on every offset
+/// **Screening under noise** (`screen`, 4 by default; 0 turns it off). Valuing every candidate on every offset
 /// costs `(candidates + refineRounds * refineCandidates) * noiseSamples` shots a decision (512 by
 /// default). With screening, each round's candidates are first valued on the two offsets nearest
 /// one standard deviation either side; only the best quarter (at least 2) are valued on all eight
@@ -39,11 +39,14 @@ public struct GreedyAgent: Agent {
     /// Under aim noise, screen each round's candidates on two offsets and value only the best
     /// `1/screen` of them (at least 2) on every offset; 0 or 1: no screening.
     public var screen: Int
+    /// Screening by default: it halves the cost of a rating and moved sigma50 no more than the
+    /// seed does (docs/agents.md, docs/performance.md).
+    public static let defaultScreen = 4
     /// Threads simulating candidates in parallel. Never changes the choice, so it is not a parameter.
     public var threads: Int
 
     public init(candidates: Int = 48, refineRounds: Int = 2, refineCandidates: Int = 8, noiseSamples: Int = 8,
-                screen: Int = 0, threads: Int = 1) {
+                screen: Int = defaultScreen, threads: Int = 1) {
         precondition(candidates >= 2 && refineRounds >= 0 && refineCandidates >= 0 && noiseSamples >= 1 && screen >= 0
                      && threads >= 1)
         self.candidates = candidates

@@ -64,7 +64,7 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var parameters: String
     /// Hash of a linear policy's weights; nil for agents without weights (stored as NULL, keyed as "").
     public var weightsHash: String?
-    /// Human readable, e.g. `greedy(candidates=48,refine=2x8,samples=8)`.
+    /// Human readable, e.g. `greedy(candidates=48,refine=2x8,samples=8,screen=4)`.
     public var label: String
 
     public init(id: Int64? = nil, kind: String, parameters: String, weightsHash: String? = nil, label: String) {

@@ -15,7 +15,7 @@ struct AgentOptions: ParsableArguments {
     var samples = 8
 
     @Option(help: "Greedy: under aim noise, value only the best 1/N of each round's candidates on every sample, after a two-sample screen (0: no screening).")
-    var screen = 0
+    var screen = GreedyAgent.defaultScreen
 
     @Option(help: "Worker threads (default: the machine's cores).")
     var threads: Int?

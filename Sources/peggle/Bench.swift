@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import PeggleAgents
 import PeggleGame
 import PeggleRating
 
@@ -48,7 +49,7 @@ struct Bench: ParsableCommand {
     var greedy = false
 
     @Option(help: "Greedy under noise (--greedy): value only the best 1/N candidates on every sample after a two-sample screen (0: off).")
-    var screen = 0
+    var screen = GreedyAgent.defaultScreen
 
     @Flag(help: "With --greedy and --sigma above 0: also make every decision without screening and count the same choices.")
     var compareUnscreened = false

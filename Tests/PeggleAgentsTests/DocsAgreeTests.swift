@@ -20,7 +20,7 @@ import Testing
 
     @Test func theGreedyLabelIsWrittenAsTheAgentMakesIt() throws {
         let label = GreedyAgent().label
-        #expect(label == "greedy(candidates=48,refine=2x8,samples=8)")
+        #expect(label == "greedy(candidates=48,refine=2x8,samples=8,screen=4)")
         let keys = Set(GreedyAgent().parameters.keys)
         let pattern = try NSRegularExpression(pattern: #"greedy\(([a-z]+=[^,)\s]*(,[a-z]+=[^,)\s]*)*)\)"#)
         var found = 0

@@ -42,7 +42,7 @@ private func smallLevel() -> Level {
 
     @Test func underNoiseItMaximisesTheMeanOverTheNoiseOffsets() throws {
         let game = try GameState(level: smallLevel(), seed: 3)
-        let agent = GreedyAgent(candidates: 13, refineRounds: 1, refineCandidates: 3, noiseSamples: 5)
+        let agent = GreedyAgent(candidates: 13, refineRounds: 1, refineCandidates: 3, noiseSamples: 5, screen: 0)
         let sigma = 0.05
         let found = agent.search(game, sigma: sigma)
         let offsets = agent.noiseOffsets
@@ -57,7 +57,7 @@ private func smallLevel() -> Level {
 
     @Test func screeningValuesTheKeptCandidatesExactlyAndSimulatesLess() throws {
         let game = try GameState(level: bundled("upside-down"), seed: 2)
-        let full = GreedyAgent(candidates: 16, refineRounds: 1, refineCandidates: 4)
+        let full = GreedyAgent(candidates: 16, refineRounds: 1, refineCandidates: 4, screen: 0)
         var screened = full
         screened.screen = 4
         let sigma = 0.02
