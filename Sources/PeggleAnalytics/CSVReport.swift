@@ -33,7 +33,7 @@ public enum CSVReport {
 
     /// The header of difficulty.csv.
     public static var difficultyHeader: [String] {
-        ["rank", "level", "level_hash", "tier", "tier_span", "difficulty", "sigma50_relation", "sigma50_rad",
+        ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty", "sigma50_relation", "sigma50_rad",
          "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
          "skill_sigmas", "skill_games"]
             + difficultyKinds.flatMap { kind in agentColumns.map { kind + "_" + $0 } }
@@ -47,8 +47,8 @@ public enum CSVReport {
     public static func difficulty(_ ratings: [LevelRating]) -> String {
         var out = record(difficultyHeader)
         for r in ratings {
-            var row = [r.rank.map(String.init) ?? "", r.levelName, r.levelHash, r.tier.rawValue,
-                       r.tierSpan.map(\.rawValue).joined(separator: " to "), r.difficulty.map { number($0, 4) } ?? ""]
+            var row = [r.rank.map(String.init) ?? "", r.levelName, r.levelHash, r.tierText, r.tier.rawValue,
+                       r.difficulty.map { number($0, 4) } ?? ""]
             switch r.sigma50 {
             case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6), ""]
             case let .below(b, p): row += ["<", number(b, 6), "", number(b, 6), number(p, 4)]

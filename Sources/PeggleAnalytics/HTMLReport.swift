@@ -64,7 +64,7 @@ public enum HTMLReport {
             out += "<td class=\"num\">\(r.warnings.isEmpty ? "" : "<span class=\"warn\">\(r.warnings.count)</span>")</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
-        out += "<p class=\"note\">Tier: from the \u{3c3}50 estimate; two badges when its 95% interval straddles a tier edge. "
+        out += "<p class=\"note\">Tier: from the 95% interval of \u{3c3}50; two badges when it straddles a tier edge. "
         out += "Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson interval.</p>\n</div>\n"
 
         // One section per level.
@@ -166,7 +166,7 @@ public enum HTMLReport {
 
     /// One row per agent at its best aim (`rows`), with the games it played at every sigma (`all`).
     static func agentTable(_ rows: [AgentLevelStats], all: [AgentLevelStats]) -> String {
-        var out = "<table class=\"agents\">\n<thead><tr><th>Agent</th><th>Games (\u{3c3}s)</th><th>\u{3c3} (rad)</th><th>Games</th>"
+        var out = "<table class=\"agents\">\n<thead><tr><th>Agent</th><th>All games (\u{3c3}s)</th><th>Best aim \u{3c3} (rad)</th><th>Games at \u{3c3}</th>"
         out += "<th>Wins</th><th>Win rate [95%]</th><th>Orange cleared</th><th>Mean score</th><th>Median score</th>"
         out += "<th>Balls used on wins</th><th>Shots to win</th><th>Truncated</th></tr></thead>\n<tbody>\n"
         func opt(_ v: Double?) -> String { v.map { SVGText.fixed($0, decimals: 1) } ?? "\u{2013}" }

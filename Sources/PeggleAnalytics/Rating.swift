@@ -79,6 +79,13 @@ public struct LevelRating: Sendable, Equatable {
     /// The skill curve's sigma50, `.unknown` without a curve.
     public var sigma50: Sigma50 { skill?.fit.sigma50 ?? .unknown }
 
+    /// The tier as the interval gives it: its one tier ("hard"), or the tiers it spans when it
+    /// straddles an edge ("hard to medium"); "unrated" without skill games.
+    public var tierText: String {
+        tierSpan.isEmpty ? tier.rawValue : [tierSpan.first!, tierSpan.last!].map(\.rawValue)
+            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: " to ")
+    }
+
     /// The agent labels of `kind` on this level, the one with the most episodes first (ties by label).
     public func labels(kind: String) -> [String] {
         var episodes: [String: Int] = [:]

@@ -59,7 +59,7 @@ struct Report: ParsableCommand {
         // Everything is rendered before the first file is written; each file is replaced atomically.
         for (name, text) in files { try Files.write(text, to: (out as NSString).appendingPathComponent(name)) }
         for r in ratings.prefix(40) {
-            printLine("\(r.rank.map { "\($0)." } ?? "-") \(r.levelName): \(r.tier.rawValue)\(r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")")
+            printLine("\(r.rank.map { "\($0)." } ?? "-") \(r.levelName): \(r.tierText)\(r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")")
         }
         printLine("wrote " + files.map { (out as NSString).appendingPathComponent($0.0) }.joined(separator: ", "))
     }

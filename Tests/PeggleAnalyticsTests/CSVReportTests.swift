@@ -114,7 +114,7 @@ func awkwardOutcomes() -> [PlayedGame] {
     let header = rows[0]
     #expect(header == CSVReport.difficultyHeader)
     #expect(header.count == 17 + 3 * 10 + 1)
-    #expect(Array(header.prefix(17)) == ["rank", "level", "level_hash", "tier", "tier_span", "difficulty",
+    #expect(Array(header.prefix(17)) == ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty",
                                          "sigma50_relation", "sigma50_rad", "sigma50_low", "sigma50_high",
                                          "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
                                          "skill_sigmas", "skill_games"])
@@ -129,8 +129,8 @@ func awkwardOutcomes() -> [PlayedGame] {
         #expect(v(row, "level") == r.levelName)
         #expect(v(row, "level_hash") == r.levelHash)
         #expect(v(row, "rank") == r.rank.map(String.init) ?? "")
-        #expect(v(row, "tier") == r.tier.rawValue)
-        #expect(v(row, "tier_span") == r.tierSpan.map(\.rawValue).joined(separator: " to "))
+        #expect(v(row, "tier") == r.tierText)
+        #expect(v(row, "tier_of_estimate") == r.tier.rawValue)
         #expect(v(row, "warnings") == r.warnings.joined(separator: "; "))
         if let skill = r.skill {
             #expect(close(v(row, "difficulty").flatMap(Double.init), r.difficulty ?? .nan))

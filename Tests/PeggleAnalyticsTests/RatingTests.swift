@@ -72,11 +72,12 @@ let rankingFixture: [PlayedGame] =
         guard case let .value(_, low, high) = r.sigma50 else { Issue.record("\(r.sigma50)"); return }
         #expect(low < 0.03 && high > 0.03)
         #expect(r.tierSpan.count >= 2 && r.tierSpan.contains(.hard) && r.tierSpan.contains(.medium))
+        #expect(r.tierText == "\(r.tierSpan.first!.rawValue) to \(r.tierSpan.last!.rawValue)")
         #expect(r.warnings.contains { $0.hasPrefix("the 95% interval of sigma50 straddles a tier edge: ") })
         #expect(r.warnings.contains { $0.hasPrefix("sigma50 is known only to a factor ") })
         // Enough games: one tier, no such warning.
         let sure = DifficultyRater.rate(curve("Sure", sigma50: 0.05, perSigma: 40))[0]
-        #expect(sure.tierSpan == [.medium])
+        #expect(sure.tierSpan == [.medium] && sure.tierText == "medium")
         #expect(!sure.warnings.contains { $0.contains("straddles") })
     }
 
