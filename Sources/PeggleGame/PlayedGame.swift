@@ -49,6 +49,8 @@ public struct PlayedGame: Sendable, Equatable {
     }
 
     public var won: Bool { status == .won }
+    /// The game's identity among the games of its level and agent.
+    public var key: EpisodeKey { EpisodeKey(seed: seed, sigma: sigma) }
     /// Stopped at the runner's shot cap with the game still going (counts as not won).
     public var truncated: Bool { status == .playing }
 
@@ -60,6 +62,19 @@ public struct PlayedGame: Sendable, Equatable {
         var g = self
         g.shotLog = []
         return g
+    }
+}
+
+/// What identifies a game among those of one level and agent: its seed fixes everything random,
+/// and its aim noise the rest. The store keys games by it; a rater plans games as keys.
+public struct EpisodeKey: Hashable, Sendable {
+    public var seed: UInt64
+    /// Aim noise, radians.
+    public var sigma: Double
+
+    public init(seed: UInt64, sigma: Double) {
+        self.seed = seed
+        self.sigma = sigma
     }
 }
 

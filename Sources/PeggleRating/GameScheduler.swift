@@ -69,7 +69,7 @@ final class GameScheduler: @unchecked Sendable {
             let batch = measurements[key]!.nextBatch()
             if batch.isEmpty { return }
             let have = stored[key]!
-            let outcomes = batch.map { have[EpisodeKey(seed: $0.seed, sigma: $0.sigma)] }
+            let outcomes = batch.map { have[$0] }
             let missing = outcomes.filter { $0 == nil }.count
             replayed += batch.count - missing
             if missing == 0 {

@@ -114,7 +114,7 @@ public final class RatingRun: @unchecked Sendable {
         for l in levels.indices {
             for a in agents.indices {
                 let games = try store.games(levelID: levels[l].id, agentID: agentIDs[a])
-                stored[Key(level: l, agent: a)] = Dictionary(games.map { (EpisodeKey(seed: $0.seed, sigma: $0.sigma), $0.won) },
+                stored[Key(level: l, agent: a)] = Dictionary(games.map { ($0.key, $0.won) },
                                                              uniquingKeysWith: { a, _ in a })
             }
         }

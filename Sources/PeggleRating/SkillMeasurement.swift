@@ -1,4 +1,5 @@
 import PeggleAnalytics
+import PeggleGame
 
 /// How the adaptive method measures one level's sigma50 (docs/metrics.md).
 public struct AdaptiveSettings: Sendable, Equatable {
@@ -26,15 +27,8 @@ public struct AdaptiveSettings: Sendable, Equatable {
 /// stop. A pure value: the same outcomes give the same choices, so a rerun that finds the games
 /// in the database replays exactly the choices of the run that played them.
 public struct SkillMeasurement: Sendable, Equatable {
-    /// One planned skill game: its seed and aim noise (radians).
-    public struct Trial: Sendable, Hashable {
-        public var seed: UInt64
-        public var sigma: Double
-        public init(seed: UInt64, sigma: Double) {
-            self.seed = seed
-            self.sigma = sigma
-        }
-    }
+    /// One planned skill game: its seed and aim noise (radians), the key it is stored under.
+    public typealias Trial = EpisodeKey
 
     /// Why a measurement stopped.
     public enum Stop: String, Sendable, Equatable {

@@ -122,18 +122,6 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// What identifies an episode among those of one level and agent.
-public struct EpisodeKey: Hashable, Sendable {
-    public var seed: UInt64
-    /// Aim noise, radians.
-    public var sigma: Double
-
-    public init(seed: UInt64, sigma: Double) {
-        self.seed = seed
-        self.sigma = sigma
-    }
-}
-
 /// Rows per table.
 public struct StoreCounts: Equatable, Sendable {
     public var levels: Int

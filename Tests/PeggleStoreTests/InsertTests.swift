@@ -1,3 +1,4 @@
+import PeggleGame
 import Foundation
 import GRDB
 import Testing
