@@ -34,17 +34,19 @@ struct Rate: ParsableCommand {
     @Option(help: "Games per level and agent at each sigma of a fixed schedule: the grid's sigmas, or sigma 0 for the agents the adaptive method does not measure.")
     var episodes = RatingConfig.defaultGames
 
-    @Option(help: "Grid: aim-noise levels, radians, comma-separated.")
-    var sigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
+    @Option(help: .init("Grid: aim-noise levels, radians, comma-separated (default: \(Self.defaultSigmas)).", valueName: "sigmas"))
+    var sigmas: String?
 
-    @Option(help: "Adaptive: greedy games per level at most.")
-    var budget = AdaptiveSettings.defaultBudget
+    @Option(help: "Adaptive: greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
+    var budget: Int?
 
-    @Option(help: "Adaptive: stop a level when the 95% interval of sigma50 is within this factor either side of the estimate.")
-    var precision = AdaptiveSettings.defaultPrecision
+    @Option(help: "Adaptive: stop a level when the 95% interval of sigma50 is within this factor either side of the estimate (default: \(AdaptiveSettings.defaultPrecision)).")
+    var precision: Double?
 
-    @Option(help: "Adaptive: greedy games chosen together per level (fixed, so any --threads gives the same rating).")
-    var batchSize = AdaptiveSettings.defaultBatchSize
+    @Option(help: "Adaptive: greedy games chosen together per level, fixed so that any --threads gives the same rating (default: \(AdaptiveSettings.defaultBatchSize)).")
+    var batchSize: Int?
+
+    static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
 
     @Option(help: "The SQLite database to add to (created if missing).")
     var db = "peggle.sqlite"
@@ -73,12 +75,23 @@ struct Rate: ParsableCommand {
         guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
         guard maxShots >= 1 else { throw UserError("--max-shots: \(maxShots) must be at least 1") }
+        // An option of the other method would be silently ignored: refuse it instead.
+        if method == .adaptive, sigmas != nil {
+            throw UserError("--sigmas: only with --method grid (the adaptive method chooses its own sigmas)")
+        }
+        if method == .grid, let name = [budget.map { _ in "--budget" }, precision.map { _ in "--precision" },
+                                        batchSize.map { _ in "--batch-size" }].compactMap({ $0 }).first {
+            throw UserError("\(name): only with --method adaptive (the grid plays --episodes games at every --sigmas)")
+        }
+        let budget = self.budget ?? AdaptiveSettings.defaultBudget
+        let precision = self.precision ?? AdaptiveSettings.defaultPrecision
+        let batchSize = self.batchSize ?? AdaptiveSettings.defaultBatchSize
         guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
         guard (1...1000).contains(batchSize) else { throw UserError("--batch-size: \(batchSize) is outside 1...1000") }
         guard precision.isFinite, precision > 1, precision <= 100 else {
             throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
         }
-        let sigmaList = try Parse.sigmas(sigmas, option: "--sigmas")
+        let sigmaList = try Parse.sigmas(sigmas ?? Self.defaultSigmas, option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         let agentList = try parseAgents()
         let (found, skipped) = try loadLevels()

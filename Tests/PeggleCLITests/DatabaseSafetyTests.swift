@@ -14,7 +14,7 @@ struct DatabaseSafetyTests {
     static func ratedDB(in dir: URL) throws -> URL {
         let db = dir.appendingPathComponent("r.sqlite")
         let r = try CLI.run(["rate", "Levels/first-steps.json", "--agents", "random", "--episodes", "30",
-                             "--sigmas", "0", "--db", db.path])
+                             "--db", db.path])
         try #require(r.status == 0, "\(r.stderr)")
         try DatabaseQueue(path: db.path).close()
         try #require(try files(dir) == ["r.sqlite"])
@@ -56,7 +56,7 @@ struct DatabaseSafetyTests {
         let cut = whole.prefix(whole.count - 1000)
         try cut.write(to: db)
         for args in [["report", "--db", db.path, "--out", dir.appendingPathComponent("out").path],
-                     ["rate", "Levels/first-steps.json", "--agents", "random", "--episodes", "31", "--sigmas", "0",
+                     ["rate", "Levels/first-steps.json", "--agents", "random", "--episodes", "31",
                       "--db", db.path]] {
             let r = try CLI.run(args)
             #expect(r.status == 2, "\(args[0])")

@@ -194,7 +194,7 @@ struct RateCommandTests {
         try "{\"format\": 1, \"name\": \"Broken\"".write(to: bad, atomically: true, encoding: .utf8)
         let db = dir.appendingPathComponent("r.sqlite")
         let r = try CLI.run(["rate", "Levels/first-steps.json", bad.path, "--agents", "random", "--episodes", "3",
-                             "--sigmas", "0", "--db", db.path])
+                             "--db", db.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("skipped \(bad.path): "))
         #expect(r.stderr.contains("1 level could not be rated"))
@@ -218,8 +218,12 @@ struct RateCommandTests {
     @Test("bad options are refused with exit code 2 before anything is written",
           arguments: [
             (["--agents", "random,smart"], "unknown agent 'smart'"),
-            (["--sigmas", "0,-0.1"], "--sigmas: -0.1 is negative"),
-            (["--sigmas", "0,abc"], "--sigmas: 'abc' is not a number"),
+            (["--method", "grid", "--sigmas", "0,-0.1"], "--sigmas: -0.1 is negative"),
+            (["--method", "grid", "--sigmas", "0,abc"], "--sigmas: 'abc' is not a number"),
+            (["--sigmas", "0,0.02"], "--sigmas: only with --method grid"),
+            (["--method", "grid", "--budget", "40"], "--budget: only with --method adaptive"),
+            (["--precision", "1"], "--precision: 1.0 is not a factor above 1"),
+            (["--batch-size", "0"], "--batch-size: 0 is outside 1...1000"),
             (["--episodes", "0"], "--episodes: 0 must be at least 1"),
             (["--agents", "linear:missing.json"], "missing.json"),
           ])
