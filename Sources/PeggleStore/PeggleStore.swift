@@ -197,25 +197,29 @@ public final class PeggleStore: Sendable {
             try writer.write { db in
                 let stored = try db.cachedStatement(
                     sql: "SELECT 1 FROM episode WHERE level_id = ? AND agent_id = ? AND seed = ? AND sigma = ?")
-                // Prepared once per batch: encoding each row through a record cost most of an insert's time.
-                let insertEpisode = try db.cachedStatement(sql: insertSQL(
-                    table: "episode", fixed: ["run_id", "level_id", "agent_id"], columns: EpisodeColumn.allCases.map(\.rawValue)))
-                let insertShot = try db.cachedStatement(sql: insertSQL(
-                    table: "shot", fixed: ["episode_id"], columns: ShotColumn.allCases.map(\.rawValue)))
                 var inserted = 0
                 for (game, levelID, agentID) in batch {
                     let exists = try Bool.fetchOne(stored, arguments: [levelID, agentID, Int64(bitPattern: game.seed), game.sigma])
                     if exists != nil { continue }
-                    try insertEpisode.execute(arguments: StatementArguments(
-                        [runID, levelID, agentID] + EpisodeColumn.allCases.map { $0.value(game) }))
-                    let id = db.lastInsertedRowID
-                    for shot in game.shotLog {
-                        try insertShot.execute(arguments: StatementArguments([id] + ShotColumn.allCases.map { $0.value(shot) }))
-                    }
+                    try Self.insert(game, runID: runID, levelID: levelID, agentID: agentID, db: db)
                     inserted += 1
                 }
                 return inserted
             }
+        }
+    }
+
+    /// Inserts one game and its shots (the caller has checked that its key is new).
+    static func insert(_ game: PlayedGame, runID: Int64, levelID: Int64, agentID: Int64, db: Database) throws {
+        // Prepared once per connection: encoding each row through a record cost most of an insert's time.
+        let insertEpisode = try db.cachedStatement(sql: insertSQL(
+            table: "episode", fixed: ["run_id", "level_id", "agent_id"], columns: EpisodeColumn.allCases.map(\.rawValue)))
+        let insertShot = try db.cachedStatement(sql: insertSQL(
+            table: "shot", fixed: ["episode_id"], columns: ShotColumn.allCases.map(\.rawValue)))
+        try insertEpisode.execute(arguments: StatementArguments([runID, levelID, agentID] + EpisodeColumn.allCases.map { $0.value(game) }))
+        let id = db.lastInsertedRowID
+        for shot in game.shotLog {
+            try insertShot.execute(arguments: StatementArguments([id] + ShotColumn.allCases.map { $0.value(shot) }))
         }
     }
 

@@ -8,7 +8,8 @@ struct Peggle: ParsableCommand {
         commandName: "peggle",
         abstract: "Peggle Gym: play, render, edit and benchmark Peggle levels; train agents; rate how hard levels are.",
         version: PeggleGym.version,
-        subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Bench.self, Train.self, Rate.self, Report.self])
+        subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Bench.self, Train.self, Rate.self, Report.self,
+                      DbCommand.self])
 
     /// Bad input exits with code 2 and one clear message on standard error; argument-syntax
     /// errors keep swift-argument-parser's own messages and codes.
