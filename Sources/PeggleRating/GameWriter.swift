@@ -76,7 +76,12 @@ final class GameWriter: @unchecked Sendable {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if Double(now - lastShown) / 1e9 >= progressInterval {
                     lastShown = now
-                    progress(played, false)
+                    // Never call out while holding the lock: the callback asks the scheduler, whose
+                    // workers call `requestStop` and `add` (which take this lock) while holding theirs.
+                    let count = played
+                    cond.unlock()
+                    progress(count, false)
+                    cond.lock()
                 }
             }
             let take = pending

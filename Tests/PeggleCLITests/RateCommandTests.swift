@@ -87,6 +87,46 @@ struct RateCommandTests {
         #expect(rowsX == rowsY)
     }
 
+    @Test("Ctrl-C stops taking games, commits the finished ones, exits 130; the rerun completes the same games")
+    func interrupt() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("int.sqlite"), clean = dir.appendingPathComponent("clean.sqlite")
+        let args = ["rate"] + Self.levels + ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
+                                             "--episodes", "3", "--batch-size", "4", "--budget", "24", "--batch", "1",
+                                             "--threads", "2"]
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = args + ["--db", db.path]
+        p.currentDirectoryURL = CLI.root
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait for committed games (one per transaction), then interrupt as a terminal's Ctrl-C does.
+        var seen = 0
+        for _ in 0..<1200 where seen < 3 {
+            usleep(50_000)
+            if let s = try? PeggleStore(readingOnly: db.path) { seen = (try? s.counts().episodes) ?? 0 }
+        }
+        #expect(seen >= 3)
+        kill(p.processIdentifier, SIGINT)
+        // It must end by itself (a hang here would be a deadlock between the workers and the writer).
+        var waited = 0
+        while p.isRunning && waited < 600 { usleep(100_000); waited += 1 }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 130, "\(said)")
+        #expect(said.contains("interrupted by Ctrl-C; run the same command again to resume"))
+        let (partial, _, ok) = try contents(db)
+        #expect(ok && partial.episodes >= 3)
+        #expect(try CLI.run(args + ["--db", db.path]).status == 0)
+        #expect(try CLI.run(args + ["--db", clean.path]).status == 0)
+        let (x, rowsX, _) = try contents(db), (y, rowsY, _) = try contents(clean)
+        #expect(x.episodes == y.episodes && rowsX == rowsY)
+    }
+
     // MARK: The adaptive method
 
     static let adaptive = ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
