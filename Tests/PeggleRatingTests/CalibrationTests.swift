@@ -25,6 +25,24 @@ struct SyntheticLevel {
     }
 }
 
+/// A level the model does not describe exactly: k shots that must each land within t radians,
+/// P(win) = floor + (ceiling - floor) * erf(t / (sigma sqrt 2))^k.
+struct ErfLevel {
+    var t: Double, k: Double, ceiling: Double, floor: Double
+
+    func winProbability(_ s: Double) -> Double { floor + (ceiling - floor) * pow(erf(t / (s * 2.0.squareRoot())), k) }
+
+    /// Where the win probability is 1/2, by bisection in ln sigma.
+    var sigma50: Double {
+        var lo = 1e-6, hi = 10.0
+        for _ in 0..<200 {
+            let m = (lo * hi).squareRoot()
+            if winProbability(m) > 0.5 { lo = m } else { hi = m }
+        }
+        return (lo * hi).squareRoot()
+    }
+}
+
 struct CalibrationResult {
     var ratings = 0, covered = 0, stoppedInBudget = 0, games = 0, maxGames = 0
     var coverage: Double { Double(covered) / Double(ratings) }
@@ -57,6 +75,26 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
         #expect(r.stopRate >= 0.9, "stopped within budget \(r.stopRate)")
         // Pinned for this seed and these settings (a change to the method shows here first).
         #expect(r.covered == 191 && r.stoppedInBudget == 191 && r.games == 18_968, "\(r)")
+    }
+
+    /// The same check on a level whose curve is not the model's logistic (six shots, each within
+    /// 0.01 rad): the intervals still cover the truth (100 ratings, fixed seeds).
+    @Test func intervalsCoverTheTruthOnALevelThatIsNotLogistic() {
+        let level = ErfLevel(t: 0.01, k: 6, ceiling: 0.95, floor: 0.02)
+        let truth = level.sigma50
+        #expect(abs(truth - 0.006158) < 1e-6)
+        var covered = 0, stopped = 0
+        for r in 0..<100 {
+            let m = SkillMeasurement.run(settings: AdaptiveSettings(), firstSeed: 0) { trial in
+                var rng = SeededGenerator(seed: UInt64(r) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
+                return rng.nextUnit() < level.winProbability(trial.sigma)
+            }
+            let f = m.posterior.summary()
+            if f.low <= truth && truth <= f.high { covered += 1 }
+            if m.stop != .budget { stopped += 1 }
+        }
+        #expect(covered >= 93 && stopped >= 90)
+        #expect(covered == 98 && stopped == 100)
     }
 
     @Test func aLevelBeyondTheRangeStopsWithABound() {
