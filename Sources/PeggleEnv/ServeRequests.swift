@@ -384,8 +384,10 @@ struct MakeRequest {
                     + "must stay below 2^63 (\(ProceduralLevels.seedLimit))")
             }
             let templates = try f.list("templates") { s, i -> LevelTemplate in
-                guard case let .string(name) = s, let t = LevelTemplate(rawValue: name) else {
-                    throw Failure.badRequest("\"templates[\(i)]\" must be one of: " + LevelTemplate.allCases.map(\.rawValue).joined(separator: ", "))
+                guard case let .string(name) = s else { throw Failure.badRequest("\"templates[\(i)]\" must be a string") }
+                guard let t = LevelTemplate(rawValue: name) else {
+                    throw Failure.badRequest("\"templates[\(i)]\" is \(MessageText.quoted(name)); expected one of: "
+                        + LevelTemplate.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 return t
             } ?? LevelTemplate.allCases

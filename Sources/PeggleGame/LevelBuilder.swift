@@ -204,34 +204,61 @@ struct LevelBuilder {
         return out
     }
 
-    /// The first placed object a ball shot at `angle` would touch in free flight, if any (the
-    /// lowest index when several are touched in the same step). Walks the flight without
-    /// building it: this runs 61 times per generated level.
-    func firstHit(angle: Double) -> Int? {
-        let g = rules.physics.gravity, r = rules.physics.ballRadius, w = rules.physics.boardWidth
-        // Steps of 1/60 s (10 to 20 units): a heuristic may graze past a peg's edge now and then.
-        let e = rules.physics.wallRestitution, dt = 1.0 / 60
-        var p = rules.cannon
-        var v = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
-        for _ in 0..<600 {
-            p += v * dt + g * (0.5 * dt * dt)
-            v += g * dt
-            if p.x < r { p.x = 2 * r - p.x; v.x = -v.x * e }
-            if p.x > w - r { p.x = 2 * (w - r) - p.x; v.x = -v.x * e }
-            if p.y > rules.laneTop { return nil }
-            let x0 = max(0, Int(((p.x - r) / Self.cell).rounded(.down))), x1 = min(Self.columns - 1, Int(((p.x + r) / Self.cell).rounded(.down)))
-            let y0 = max(0, Int(((p.y - r) / Self.cell).rounded(.down))), y1 = min(Self.rows - 1, Int(((p.y + r) / Self.cell).rounded(.down)))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            var best = Int.max
-            for gy in y0...y1 {
-                for gx in x0...x1 {
-                    for i in grid[gy * Self.columns + gx] where i < best {
-                        if ObstacleStore.distance(from: p, to: placed[i].shape) < r { best = i }
+    /// The first placed object a ball shot at each of `angles` (radians from straight down) would
+    /// touch in free flight, if any (the lowest index when several are touched in the same step).
+    /// The flight is walked, not built, over flat copies of the grid and of the round shapes:
+    /// this is the generator's inner loop, and it runs in debug builds too (the tests generate
+    /// 20,000 levels).
+    func firstHits(angles: [Double]) -> [Int?] {
+        let cell = Self.cell, columns = Self.columns, rows = Self.rows
+        let r = rules.physics.ballRadius
+        // The grid as one list (cell k's objects are items[starts[k]..<starts[k + 1]]).
+        var starts = [0], items: [Int] = []
+        for list in grid { items += list; starts.append(items.count) }
+        // Round shapes as centre and squared reach (radius + ball radius); polygons flagged.
+        var cx = [Double](repeating: 0, count: placed.count), cy = cx, reach2 = cx
+        var polygon = [Bool](repeating: false, count: placed.count)
+        for (i, p) in placed.enumerated() {
+            switch p.shape {
+            case let .circle(c, radius): cx[i] = c.x; cy[i] = c.y; reach2[i] = (radius + r) * (radius + r)
+            case .polygon: polygon[i] = true
+            }
+        }
+        let gx = rules.physics.gravity.x, gy = rules.physics.gravity.y
+        let w = rules.physics.boardWidth, lane = rules.laneTop
+        let e = rules.physics.wallRestitution, dt = 1.0 / 60, half = 0.5 * dt * dt
+        return angles.map { angle -> Int? in
+            var x = rules.cannon.x, y = rules.cannon.y
+            var vx = Trig.sin(angle) * rules.launchSpeed, vy = Trig.cos(angle) * rules.launchSpeed
+            for _ in 0..<600 {
+                x += vx * dt + gx * half
+                y += vy * dt + gy * half
+                vx += gx * dt
+                vy += gy * dt
+                if x < r { x = 2 * r - x; vx = -vx * e }
+                if x > w - r { x = 2 * (w - r) - x; vx = -vx * e }
+                if y > lane { return nil }
+                let x0 = max(0, Int(((x - r) / cell).rounded(.down))), x1 = min(columns - 1, Int(((x + r) / cell).rounded(.down)))
+                let y0 = max(0, Int(((y - r) / cell).rounded(.down))), y1 = min(rows - 1, Int(((y + r) / cell).rounded(.down)))
+                guard x0 <= x1, y0 <= y1 else { continue }
+                var best = Int.max
+                for row in y0...y1 {
+                    for k in (row * columns + x0)...(row * columns + x1) {
+                        for j in starts[k]..<starts[k + 1] {
+                            let i = items[j]
+                            guard i < best else { continue }
+                            if polygon[i] {
+                                if ObstacleStore.distance(from: Vec2(x, y), to: placed[i].shape) < r { best = i }
+                            } else {
+                                let dx = x - cx[i], dy = y - cy[i]
+                                if dx * dx + dy * dy < reach2[i] { best = i }
+                            }
+                        }
                     }
                 }
+                if best != Int.max { return best }
             }
-            if best != Int.max { return best }
+            return nil
         }
-        return nil
     }
 }

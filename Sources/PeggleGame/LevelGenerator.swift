@@ -211,9 +211,8 @@ struct Design {
         // it first, then how high it is, with a little noise to break ties.
         var hits = [Int](repeating: 0, count: n)
         let aims = 61
-        for k in 0..<aims {
-            let angle = -1.45 + 2.9 * Double(k) / Double(aims - 1)
-            if let i = b.firstHit(angle: angle), case let .peg(p) = b.placed[i].object { hits[p] += 1 }
+        for first in b.firstHits(angles: (0..<aims).map { -1.45 + 2.9 * Double($0) / Double(aims - 1) }) {
+            if let i = first, case let .peg(p) = b.placed[i].object { hits[p] += 1 }
         }
         var score = [Double](repeating: 0, count: n)
         for i in 0..<n {
@@ -333,8 +332,9 @@ struct Design {
         var candidates = (0..<15).map { -0.7 + 0.1 * Double($0) }
         var angles: [Double] = []
         for _ in 0..<tunnels {
-            let a = candidates.remove(at: int(candidates.count))
-            angles.append(a + uniform(-0.03, 0.03))
+            let a = candidates.remove(at: int(candidates.count)) + uniform(-0.03, 0.03)
+            // To a thousandth, so the description names the exact aim of the path.
+            angles.append((a * 1000).rounded() / 1000)
         }
         let r = rules.physics.ballRadius + slack
         let paths = angles.map { b.flightPath(angle: $0) }
@@ -345,6 +345,6 @@ struct Design {
         b.removeBlocks { inTunnel(.polygon($0.polygon)) }
         b.removePegs { inTunnel($0.physicsShape) }
         notes.append("dodge: \(tunnels) clear path\(tunnels == 1 ? "" : "s") at "
-            + angles.map { LevelCodec.number(($0 * 100).rounded() / 100) }.joined(separator: ", ") + " rad")
+            + angles.map { LevelCodec.number($0) }.joined(separator: ", ") + " rad")
     }
 }

@@ -51,9 +51,19 @@ extension Design {
             pegs(arc(Vec2(boardMid, uniform(200, 260)), uniform(80, 120), uniform(60, 90), deg(20), deg(160), spacing: s).map(\.0))
             notes.append("\(pairs) pairs of side arcs")
         }
-        if chance(0.5) {
+        if chance(0.6) {
             let y = uniform(500, 530)
             field(rows: 1, y0: y, dx: s * uniform(1.6, 2.4), dy: 0, xMin: 100, xMax: 700)
+        }
+    }
+
+    /// A column of `count` pegs 45 apart near each side wall, from `y0` down.
+    mutating func sideColumns(count: Int, y0: Double) {
+        let x = uniform(55, 90)
+        for k in 0..<count {
+            let y = y0 + Double(k) * 45
+            b.peg(Vec2(x, y), radius: knobs.radius)
+            b.peg(Vec2(2 * boardMid - x, y), radius: knobs.radius)
         }
     }
 
@@ -111,8 +121,7 @@ extension Design {
             let step = hard ? uniform(2 * knobs.radius + 20, 2 * knobs.radius + 28) : uniform(2 * knobs.radius + 30, 2 * knobs.radius + 44)
             for _ in 0..<count { ring(c, r, centre: false); r += step }
             ring(c, 0.01, centre: true)
-            // Corner pegs where the rings leave room.
-            for y in [150.0, 230.0] { for x in [80.0, 720.0] { b.peg(Vec2(x, y), radius: knobs.radius) } }
+            sideColumns(count: hard ? 5 : 4, y0: uniform(150, 190))
             notes.append("\(count) concentric rings")
         case 1:
             let middle = Vec2(boardMid, uniform(250, 330))
@@ -124,12 +133,16 @@ extension Design {
                 ring(Vec2(x, y), r, centre: centre)
                 ring(Vec2(2 * boardMid - x, y), r, centre: centre)
             }
+            if pairs == 1 {
+                pegs(arc(Vec2(boardMid, uniform(560, 600)), uniform(220, 260), uniform(120, 150), deg(200), deg(340),
+                         spacing: s).map(\.0))
+            }
             notes.append("a ring and \(pairs) mirrored pair\(pairs == 1 ? "" : "s")")
         default:
             let columns = 3, rowCount = hard ? 3 : 2
-            let r = hard ? uniform(36, 44) : uniform(40, 50)
-            let pitchX = uniform(200, 230), pitchY = hard ? uniform(120, 135) : uniform(150, 180)
-            let y0 = uniform(170, 200)
+            let r = hard ? uniform(34, 40) : uniform(40, 50)
+            let pitchX = uniform(200, 230), pitchY = hard ? uniform(135, 150) : uniform(150, 180)
+            let y0 = hard ? uniform(150, 165) : uniform(170, 200)
             for row in 0..<rowCount {
                 for col in 0..<columns {
                     ring(Vec2(boardMid + Double(col - 1) * pitchX, y0 + Double(row) * pitchY), r, centre: chance(0.5))
@@ -228,6 +241,8 @@ extension Design {
                 }
                 r += dr
             }
+            sideColumns(count: hard ? 5 : 4, y0: smile ? uniform(140, 180) : uniform(300, 340))
+            if smile { field(rows: 1, y0: uniform(500, 530), dx: knobs.spacing * 2, dy: 0, xMin: 150, xMax: 650) }
             notes.append("\(count) brick \(smile ? "smiles" : "rainbows")")
         default:
             let count = hard ? int(4...5) : int(3...4)
@@ -351,12 +366,7 @@ extension Design {
             r += 2 * knobs.radius + uniform(24, 40)
         }
         // Side columns, and a short row over each ramp.
-        let x = uniform(60, 100)
-        for k in 0..<(hard ? 5 : 4) {
-            let y = 170 + Double(k) * 45
-            b.peg(Vec2(x, y), radius: knobs.radius)
-            b.peg(Vec2(2 * boardMid - x, y), radius: knobs.radius)
-        }
+        sideColumns(count: hard ? 5 : 4, y0: 170)
         for c in ramps {
             for dx in [-1.0, 0, 1] {
                 let p = c + Vec2(dx * knobs.spacing, -uniform(70, 90))
