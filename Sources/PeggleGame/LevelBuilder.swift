@@ -13,7 +13,7 @@ struct LevelBuilder {
     let capacity: Int
     private(set) var pegs: [Peg] = []
     private(set) var blocks: [Block] = []
-    /// Shapes of the placed objects: pegs first in placement order while building, each tagged.
+    /// Shapes of the placed objects in the order they were placed, each with where it is.
     private(set) var placed: [Placed] = []
     /// Uniform grid of `cell`-unit cells over the board; each holds indices into `placed`.
     private var grid: [[Int]]
@@ -119,16 +119,6 @@ struct LevelBuilder {
         case (.polygon, .polygon):
             return Geometry.overlap(a, b)
         }
-    }
-
-    /// Indices of the placed objects whose cells meet the box `lo`...`hi`, each once, ascending.
-    func near(_ lo: Vec2, _ hi: Vec2) -> [Int] {
-        var out: [Int] = []
-        visitCells(lo, hi) { k in out += grid[k] }
-        out.sort()
-        var unique: [Int] = []
-        for i in out where unique.last != i { unique.append(i) }
-        return unique
     }
 
     func visitCells(_ lo: Vec2, _ hi: Vec2, _ body: (Int) -> Void) {

@@ -3,9 +3,9 @@ import PegglePhysics
 /// Which variant of generated levels to draw (Procgen's `distribution_mode`). The choices it
 /// moves are listed in docs/levels.md ("Generated levels").
 public enum LevelDistribution: String, CaseIterable, Sendable, Codable, Hashable {
-    /// More balls, fewer and more exposed orange pegs, sparser fields, few blockers.
+    /// More balls, orange pegs where free-flying shots meet them first, sparser fields, few blockers.
     case easy
-    /// Fewer balls, more orange pegs placed where they are hard to reach, denser fields, blockers.
+    /// Fewer balls, orange pegs leaning to where shots do not reach directly, denser fields, blockers.
     case hard
 }
 
@@ -119,6 +119,7 @@ struct Design {
         self.distribution = distribution
         self.rules = rules
         b = LevelBuilder(rules: rules, capacity: LevelGenerator.maxObjects)
+        // A placeholder: the draws below are mutating calls, which need every property set.
         knobs = Knobs(radius: 12, spacing: 36, orangeShare: 0.25, exposure: 1, blockers: 0)
         let easy = distribution == .easy
         let radius = easy ? [12, 12, 13, 14][int(4)] : [10, 11, 12, 12][int(4)]

@@ -56,29 +56,32 @@ struct LevelGenerate: ParsableCommand {
             guard isDir.boolValue else { throw UserError("--out: \(folder): \(parent) is a file, not a folder") }
         }
 
-        let levels = (0..<count).map { k -> (file: String, level: Level) in
+        // Names first (a seed's template and name cost nothing), so a clash stops the run
+        // before any level is made; then each level is made and written in turn.
+        let planned = (0..<count).map { k -> (seed: UInt64, template: LevelTemplate, file: String, name: String) in
             let s = seed + UInt64(k)
-            let l = LevelGenerator.generate(seed: s, distribution: distribution, template: template)
             let t = template ?? LevelGenerator.template(forSeed: s)
-            return (Self.fileName(seed: s, distribution: distribution, template: t), l)
+            return (s, t, Self.fileName(seed: s, distribution: distribution, template: t),
+                    LevelGenerator.name(seed: s, distribution: distribution, template: t))
         }
         if exists {
             let present = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            if let clash = levels.first(where: { present.contains($0.file) }) {
+            if let clash = planned.first(where: { present.contains($0.file) }) {
                 throw UserError("--out: \(folder) already has \(clash.file); nothing was written (choose another folder or seed)")
             }
             let names = Files.levelNames(in: folder)
-            let wanted = Set(levels.map { $0.level.name.lowercased() })
+            let wanted = Set(planned.map { $0.name.lowercased() })
             if let clash = names.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
                 throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "
                     + "unique in a folder, so nothing was written")
             }
         }
-        try Self.writeAll(levels, into: folder, exists: exists)
         var templates: [LevelTemplate: Int] = [:], modes: [String: Int] = [:]
-        for (k, l) in levels.enumerated() {
-            templates[template ?? LevelGenerator.template(forSeed: seed + UInt64(k)), default: 0] += 1
-            modes[l.level.mode.name, default: 0] += 1
+        try Self.writeAll(planned.map(\.file), into: folder, exists: exists) { k in
+            let level = LevelGenerator.generate(seed: planned[k].seed, distribution: distribution, template: template)
+            templates[planned[k].template, default: 0] += 1
+            modes[level.mode.name, default: 0] += 1
+            return LevelCodec.encode(level)
         }
         printLine("wrote \(count) \(distribution.rawValue) level\(count == 1 ? "" : "s") to \(folder) "
             + "(seeds \(seed)...\(seed + UInt64(count - 1))): "
@@ -102,10 +105,11 @@ struct LevelGenerate: ParsableCommand {
         return "\(distribution.rawValue)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits)-\(template.rawValue).json"
     }
 
-    /// Writes every file into a fresh hidden folder beside or inside `folder`, then moves them in:
-    /// a new folder is renamed into place whole; into an existing one the files are moved one by
-    /// one, and moved back out if a move fails. Any failure leaves no file of this run behind.
-    static func writeAll(_ levels: [(file: String, level: Level)], into folder: String, exists: Bool) throws {
+    /// Writes file k's text (`text(k)`) for every file into a fresh hidden folder beside or inside
+    /// `folder`, then moves them in: a new folder is renamed into place whole; into an existing
+    /// one the files are moved one by one, and removed again if a move fails. Any failure leaves
+    /// no file of this run behind.
+    static func writeAll(_ files: [String], into folder: String, exists: Bool, text: (Int) -> String) throws {
         let fm = FileManager.default
         let target = URL(fileURLWithPath: folder)
         let parent = target.deletingLastPathComponent()
@@ -119,11 +123,11 @@ struct LevelGenerate: ParsableCommand {
         } catch {
             throw fail(exists ? "cannot write in this folder" : "cannot create a folder in \(parent.path)", error)
         }
-        for l in levels {
+        for (k, file) in files.enumerated() {
             do {
-                try Data(LevelCodec.encode(l.level).utf8).write(to: stage.appendingPathComponent(l.file))
+                try Data(text(k).utf8).write(to: stage.appendingPathComponent(file))
             } catch {
-                throw fail("cannot write \(l.file)", error)
+                throw fail("cannot write \(file)", error)
             }
         }
         if !exists {
@@ -135,13 +139,13 @@ struct LevelGenerate: ParsableCommand {
             return
         }
         var moved: [String] = []
-        for l in levels {
+        for file in files {
             do {
-                try fm.moveItem(at: stage.appendingPathComponent(l.file), to: target.appendingPathComponent(l.file))
-                moved.append(l.file)
+                try fm.moveItem(at: stage.appendingPathComponent(file), to: target.appendingPathComponent(file))
+                moved.append(file)
             } catch {
                 for m in moved { try? fm.removeItem(at: target.appendingPathComponent(m)) }
-                throw fail("cannot move \(l.file) into place", error)
+                throw fail("cannot move \(file) into place", error)
             }
         }
         try? fm.removeItem(at: stage)
