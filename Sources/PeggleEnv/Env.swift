@@ -1,3 +1,4 @@
+import Synchronization
 import PeggleGame
 import PegglePhysics
 
@@ -20,10 +21,101 @@ public enum LevelOrder: String, Sendable, CaseIterable {
     case random
 }
 
+/// Levels generated from seeds, as Procgen draws them: each episode plays the level of a seed
+/// drawn by the environment's generator from [startLevel, startLevel + numLevels), or from
+/// [startLevel, 2^63) when `numLevels` is 0 (unlimited). Disjoint ranges are disjoint level sets:
+/// train on one, test on another.
+public struct ProceduralLevels: Sendable, Equatable {
+    /// How many level seeds; 0 is unlimited.
+    public var numLevels: Int
+    /// The first level seed, 0 or more.
+    public var startLevel: Int
+    /// Procgen's `distribution_mode`: easy or hard.
+    public var distribution: LevelDistribution
+    /// The templates levels are drawn from; a seed's template is fixed by the seed
+    /// (`LevelGenerator.template(forSeed:among:)`), so two template sets split levels by layout.
+    public var templates: [LevelTemplate]
+    /// Replaces every generated level's own mode, when set.
+    public var mode: GameMode?
+
+    public init(numLevels: Int = 0, startLevel: Int = 0, distribution: LevelDistribution = .hard,
+                templates: [LevelTemplate] = LevelTemplate.allCases, mode: GameMode? = nil) {
+        self.numLevels = numLevels
+        self.startLevel = startLevel
+        self.distribution = distribution
+        self.templates = templates
+        self.mode = mode
+    }
+
+    /// Level seeds are below this: 2^63, so every seed fits a signed 64-bit integer (NumPy int64).
+    public static let seedLimit = UInt64(1) << 63
+
+    /// Why these settings cannot make levels, if they cannot.
+    public var problem: String? {
+        if numLevels < 0 { return "num_levels is \(numLevels); it must be 0 (unlimited) or more" }
+        if startLevel < 0 { return "start_level is \(startLevel); it must be 0 or more" }
+        if UInt64(startLevel) + UInt64(numLevels) > Self.seedLimit {
+            return "start_level + num_levels is \(UInt64(startLevel) + UInt64(numLevels)); level seeds must stay below 2^63"
+        }
+        if templates.isEmpty { return "no templates to draw levels from" }
+        return nil
+    }
+
+    /// How many level seeds there are: `numLevels`, or all seeds from `startLevel` below 2^63.
+    public var seedCount: UInt64 { numLevels > 0 ? UInt64(numLevels) : Self.seedLimit - UInt64(startLevel) }
+
+    /// The seed of level index `k` (0-based within the range).
+    public func seed(ofIndex k: Int) -> UInt64 { UInt64(startLevel) + UInt64(k) }
+
+    /// A level seed drawn from the range with `rng`.
+    public func drawSeed(_ rng: inout SeededGenerator) -> UInt64 {
+        let n = seedCount
+        // The range holds at most 2^63 seeds: 63 random bits cover it exactly; fewer, an unbiased draw.
+        let offset = n == Self.seedLimit ? rng.next() >> 1 : UInt64(rng.nextInt(below: Int(n)))
+        return UInt64(startLevel) + offset
+    }
+
+    /// The template of level seed `seed`.
+    public func template(ofSeed seed: UInt64) -> LevelTemplate {
+        LevelGenerator.template(forSeed: seed, among: templates)
+    }
+
+    /// The level of `seed` (with `mode` if set), generated under `rules` (the defaults unless a
+    /// caller changed them).
+    public func level(seed: UInt64, rules: Rules = Rules()) -> Level {
+        var l = LevelGenerator.generate(seed: seed, distribution: distribution, template: template(ofSeed: seed), rules: rules)
+        if let mode { l.mode = mode }
+        return l
+    }
+
+    /// The name of the level of `seed` ("Arcs 42 (hard)").
+    public func name(ofSeed seed: UInt64) -> String {
+        LevelGenerator.name(seed: seed, distribution: distribution, template: template(ofSeed: seed))
+    }
+}
+
+/// The new games of generated levels, by level seed, shared between the copies of an
+/// environment. A level is a pure function of its seed, so whether a reset finds its game here or
+/// generates it changes nothing but the time it takes.
+final class GeneratedGames: Sendable {
+    /// Most level seeds whose games are kept: at the generator's largest level a new game holds
+    /// about 48 KiB, so 1,000 hold about 47 MiB (counted in the serve memory budget).
+    static let limit = 1000
+    private let games = Mutex<[UInt64: GameState]>([:])
+
+    func game(seed: UInt64) -> GameState? { games.withLock { $0[seed] } }
+
+    func keep(_ game: GameState, seed: UInt64) {
+        games.withLock { if $0.count < Self.limit { $0[seed] = game } }
+    }
+}
+
 /// Everything that defines an environment.
 public struct EnvConfig: Sendable {
-    /// Levels to play; each episode plays one.
+    /// Levels to play; each episode plays one. Empty when `procedural` is set.
     public var levels: [Level]
+    /// Levels generated from seeds instead of `levels`.
+    public var procedural: ProceduralLevels?
     public var order: LevelOrder = .cycle
     public var encoder = ObservationEncoder()
     public var reward: RewardKind = .progress
@@ -35,12 +127,25 @@ public struct EnvConfig: Sendable {
     public var rules = Rules()
 
     public init(levels: [Level]) { self.levels = levels }
+
+    /// Procedural levels (see `ProceduralLevels`).
+    public init(procedural: ProceduralLevels) {
+        levels = []
+        self.procedural = procedural
+    }
+
+    /// The most pegs plus blocks a level of this configuration has.
+    public var largestLevel: Int {
+        procedural != nil ? LevelGenerator.maxObjects : levels.map { $0.pegs.count + $0.blocks.count }.max() ?? 0
+    }
 }
 
 /// What a reset or step reports besides the observation (Gymnasium's `info`).
 public struct EnvInfo: Sendable, Equatable {
-    /// Index into the configured levels.
+    /// Index into the configured levels; with procedural levels, the level seed minus `startLevel`.
     public var level: Int = 0
+    /// The seed the level was generated from (procedural levels only).
+    public var levelSeed: UInt64?
     /// Seed of the game played (drawn from the environment's generator).
     public var gameSeed: UInt64 = 0
     public var score = 0
@@ -77,9 +182,19 @@ public struct StepOutcome: Sendable, Equatable {
 public struct PeggleEnv: Sendable {
     public let config: EnvConfig
     /// A validated new game per level; an episode starts from a copy (cheap: copy on write).
+    /// Empty with procedural levels.
     let fresh: [GameState]
-    /// Number of levels configured.
-    public var levelCount: Int { fresh.count }
+    /// Number of levels configured (procedural: the number of level seeds, `Int.max` at most).
+    public var levelCount: Int {
+        if let p = config.procedural { return Int(min(p.seedCount, UInt64(Int.max))) }
+        return fresh.count
+    }
+    /// Procedural levels with at most `GeneratedGames.limit` seeds: the new game of every level
+    /// generated so far, shared by every copy of this environment (a vector's environments, its
+    /// snapshots), so each level is generated once and later resets cost a copy.
+    let generated: GeneratedGames?
+    /// The seed of the level being played (procedural levels only).
+    public private(set) var levelSeed: UInt64?
     public private(set) var game: GameState?
     public private(set) var levelIndex = 0
     /// Shots taken in this episode.
@@ -94,7 +209,16 @@ public struct PeggleEnv: Sendable {
 
     /// An environment whose generator starts from `seed` (until a seeded reset).
     public init(config: EnvConfig, seed: UInt64 = 0) throws(EnvError) {
-        guard !config.levels.isEmpty else { throw EnvError("bad_request", "no levels given") }
+        if let p = config.procedural {
+            guard config.levels.isEmpty else { throw EnvError("bad_request", "give levels or procedural levels, not both") }
+            if let problem = p.problem { throw EnvError("bad_request", problem) }
+            if config.encoder.kind == .objects && config.encoder.maxObjects < LevelGenerator.maxObjects {
+                throw EnvError("bad_request", "max_objects is \(config.encoder.maxObjects); generated levels have up to "
+                    + "\(LevelGenerator.maxObjects) pegs and blocks, so it must be at least \(LevelGenerator.maxObjects)")
+            }
+        } else {
+            guard !config.levels.isEmpty else { throw EnvError("bad_request", "no levels given") }
+        }
         guard config.maxShots >= 1 else { throw EnvError("bad_request", "max_shots must be at least 1") }
         if case let .discrete(bins) = config.action, bins < 2 {
             throw EnvError("bad_request", "a discrete action needs at least 2 bins")
@@ -111,6 +235,11 @@ public struct PeggleEnv: Sendable {
         self.config = config
         self.fresh = games
         self.rng = SeededGenerator(seed: seed)
+        if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit {
+            generated = GeneratedGames()
+        } else {
+            generated = nil
+        }
     }
 
     public var observationSpace: Space { config.encoder.space }
@@ -120,31 +249,39 @@ public struct PeggleEnv: Sendable {
     /// Starts an episode. With a seed the generator restarts from it (and level cycling from the
     /// first level), so the same seed gives the same episode; without one it continues. `level`
     /// forces a level index.
+    /// With procedural levels, a seeded reset draws the level seed from the range (Procgen's
+    /// order: always drawn, never cycled), and `level` k forces seed `startLevel + k`.
     @discardableResult
     public mutating func reset(seed: UInt64? = nil, level: Int? = nil,
                                into obs: UnsafeMutableBufferPointer<Float>) throws(EnvError) -> EnvInfo {
-        if let level, !fresh.indices.contains(level) {
-            throw EnvError("bad_request", "level \(level) is outside 0..<\(fresh.count)")
-        }
+        if let level { try checkLevel(level) }
         if let seed {
             rng = SeededGenerator(seed: seed)
             cursor = 0
         }
         let chosen: Int
-        if let level {
-            chosen = level
+        var g: GameState
+        if let p = config.procedural {
+            let s = level.map { p.seed(ofIndex: $0) } ?? p.drawSeed(&rng)
+            g = newGame(p, seed: s)
+            chosen = Int(s - UInt64(p.startLevel))
+            levelSeed = s
         } else {
-            switch config.order {
-            case .cycle:
-                chosen = cursor % fresh.count
-                cursor += 1
-            case .random:
-                chosen = rng.nextInt(below: fresh.count)
+            if let level {
+                chosen = level
+            } else {
+                switch config.order {
+                case .cycle:
+                    chosen = cursor % fresh.count
+                    cursor += 1
+                case .random:
+                    chosen = rng.nextInt(below: fresh.count)
+                }
             }
+            g = fresh[chosen]
         }
         // 63 bits, so the seed fits a signed 64-bit integer wherever it is reported (NumPy int64).
         let gameSeed = rng.next() >> 1
-        var g = fresh[chosen]
         g.reseed(gameSeed)
         game = g
         levelIndex = chosen
@@ -155,6 +292,30 @@ public struct PeggleEnv: Sendable {
         var info = summary()
         info.gameSeed = gameSeed
         return info
+    }
+
+    /// Refuses a level index outside the configured levels (or level seeds).
+    func checkLevel(_ level: Int) throws(EnvError) {
+        if let p = config.procedural {
+            guard level >= 0, UInt64(level) < p.seedCount else {
+                let seeds = p.numLevels > 0 ? "\(p.startLevel)...\(p.seed(ofIndex: p.numLevels - 1))" : "\(p.startLevel) and up"
+                throw EnvError("bad_request", "level \(level) is outside 0..<\(p.seedCount) (the level seeds are \(seeds))")
+            }
+        } else if !fresh.indices.contains(level) {
+            throw EnvError("bad_request", "level \(level) is outside 0..<\(fresh.count)")
+        }
+    }
+
+    /// A new game on the level of `seed`: generated, or kept from an earlier reset. A generated
+    /// level is valid and fits the encoder (the generator's cap is checked at init).
+    func newGame(_ p: ProceduralLevels, seed: UInt64) -> GameState {
+        if let kept = generated?.game(seed: seed) { return kept }
+        let level = p.level(seed: seed, rules: config.rules)
+        guard let g = try? GameState(level: level, rules: config.rules, seed: 0) else {
+            preconditionFailure("LevelGenerator made an invalid level from seed \(seed): \(level.validate(rules: config.rules))")
+        }
+        generated?.keep(g, seed: seed)
+        return g
     }
 
     /// Takes one shot with `action` (see `ActionMode`).
@@ -199,8 +360,8 @@ public struct PeggleEnv: Sendable {
 
     func summary() -> EnvInfo {
         guard let g = game else { return EnvInfo() }
-        return EnvInfo(level: levelIndex, score: g.score, ballsLeft: g.ballsLeft, orangeLeft: g.orangeRemaining,
-                       shots: shots, status: g.status)
+        return EnvInfo(level: levelIndex, levelSeed: levelSeed, score: g.score, ballsLeft: g.ballsLeft,
+                       orangeLeft: g.orangeRemaining, shots: shots, status: g.status)
     }
 
     // MARK: Convenience (allocating)

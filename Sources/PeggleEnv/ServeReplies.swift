@@ -98,9 +98,8 @@ extension ServeSession {
         let shot: (EnvInfo, Bool) -> Bool = { info, _ in info.shot != nil }
         let zero: (inout JSONWriter) -> Void = { $0.int(0) }
         column("level", always, filler: zero) { $0.int($1.level) }
-        column("level_name", always, filler: { $0.null() }) { w, info in
-            w.string(levelNames.indices.contains(info.level) ? levelNames[info.level] : "")
-        }
+        column("level_name", always, filler: { $0.null() }) { w, info in w.string(levelName(info)) }
+        column("level_seed", { info, _ in info.levelSeed != nil }, filler: zero) { $0.int($1.levelSeed!) }
         column("score", always, filler: zero) { $0.int($1.score) }
         column("balls_left", always, filler: zero) { $0.int($1.ballsLeft) }
         column("orange_left", always, filler: zero) { $0.int($1.orangeLeft) }
@@ -161,10 +160,17 @@ extension ServeSession {
         w.endArray()
     }
 
+    /// The name of the level an info is about: a file level's, or the generated level's.
+    func levelName(_ info: EnvInfo) -> String {
+        if let seed = info.levelSeed, let p = procedural { return p.name(ofSeed: seed) }
+        return levelNames.indices.contains(info.level) ? levelNames[info.level] : ""
+    }
+
     func writeInfo(_ w: inout JSONWriter, _ info: EnvInfo, reset: Bool) {
         w.beginObject()
         w.field("level", info.level)
-        w.field("level_name", levelNames.indices.contains(info.level) ? levelNames[info.level] : "")
+        w.field("level_name", levelName(info))
+        if let seed = info.levelSeed { w.key("level_seed"); w.int(seed) }
         w.field("score", info.score)
         w.field("balls_left", info.ballsLeft)
         w.field("orange_left", info.orangeLeft)

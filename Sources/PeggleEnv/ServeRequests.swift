@@ -332,6 +332,9 @@ struct Request: Decodable {
 /// `make`: what to build. Ranges are the protocol's (docs/protocol.md).
 struct MakeRequest {
     var paths: [String]
+    /// Set when the request asks for levels from seeds (any of num_levels, start_level,
+    /// distribution_mode, templates); `paths` is then empty.
+    var procedural: ProceduralLevels?
     var order: LevelOrder
     var encoder: EncoderKind
     var maxObjects: Int
@@ -348,7 +351,10 @@ struct MakeRequest {
     var mode: GameMode?
 
     static let known = ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
-                        "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout"]
+                        "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout",
+                        "num_levels", "start_level", "distribution_mode", "templates"]
+    /// The fields that ask for procedural levels.
+    static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
 
     init(_ decoder: Decoder) throws {
         let f = try Fields(decoder, command: "make", known: Self.known)
@@ -363,7 +369,37 @@ struct MakeRequest {
             guard !many.isEmpty else { throw Failure.badRequest("make: \"levels\" must be a non-empty list of level files") }
             paths += many
         }
-        guard !paths.isEmpty else { throw Failure.badRequest("make: give \"levels\" (a list of level files) or \"level\"") }
+        let asked = Self.proceduralFields.filter { f.has($0) }
+        if !asked.isEmpty {
+            guard paths.isEmpty else {
+                throw Failure.badRequest("make: give level files (\"levels\", \"level\") or procedural levels (\"\(asked[0])\"), not both")
+            }
+            guard !f.has("level_order") else {
+                throw Failure.badRequest("make: \"level_order\" applies to level files; procedural levels are drawn from their seeds")
+            }
+            let num = try f.int("num_levels", default: 0, 0...Int.max)
+            let start = try f.int("start_level", default: 0, 0...Int.max)
+            guard UInt64(start) + UInt64(num) <= ProceduralLevels.seedLimit else {
+                throw Failure.badRequest("make: \"start_level\" + \"num_levels\" is \(UInt64(start) + UInt64(num)); level seeds "
+                    + "must stay below 2^63 (\(ProceduralLevels.seedLimit))")
+            }
+            let templates = try f.list("templates") { s, i -> LevelTemplate in
+                guard case let .string(name) = s else { throw Failure.badRequest("\"templates[\(i)]\" must be a string") }
+                guard let t = LevelTemplate(rawValue: name) else {
+                    throw Failure.badRequest("\"templates[\(i)]\" is \(MessageText.quoted(name)); expected one of: "
+                        + LevelTemplate.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return t
+            } ?? LevelTemplate.allCases
+            guard !templates.isEmpty else { throw Failure.badRequest("make: \"templates\" must be a non-empty list of templates") }
+            procedural = ProceduralLevels(numLevels: num, startLevel: start,
+                                          distribution: try f.choice("distribution_mode", default: .hard), templates: templates)
+        } else {
+            guard !paths.isEmpty else {
+                throw Failure.badRequest("make: give \"levels\" (a list of level files), \"level\", or procedural levels "
+                    + "(\"num_levels\", \"start_level\", \"distribution_mode\")")
+            }
+        }
         order = try f.choice("level_order", default: .cycle)
         encoder = try f.choice("encoder", default: .objects)
         maxObjects = try f.int("max_objects", default: 128, 1...10_000)

@@ -46,6 +46,8 @@ public final class ServeSession {
     var encoding = ObservationEncoding.json
     var infoLayout = InfoLayout.rows
     var levelNames: [String] = []
+    /// The environments' procedural levels, if they play those (names come from the seeds).
+    var procedural: ProceduralLevels?
     var snapshots: [Int: VectorEnv] = [:]
     var nextSnapshot = 1
     /// Set by `close`: the loop stops after sending the reply.
@@ -103,11 +105,14 @@ public final class ServeSession {
     /// latest shot's ball paths (64 KiB); plus each level's starting state once. Measured on First
     /// Steps with 128 object slots, a diverged copy holds about 35 KB per environment; this
     /// estimates 44 KB.
+    /// With procedural levels of at most 1,000 seeds, the new game of every level generated is
+    /// kept too (one state at the generator's largest level per seed).
     public static func estimatedBytes(_ config: EnvConfig, count: Int) -> Int {
-        let objects = config.levels.map { $0.pegs.count + $0.blocks.count }.max() ?? 0
-        let state = 16_384 + 256 * objects
+        let state = 16_384 + 256 * config.largestLevel
         let perEnv = 2 * config.encoder.size * 4 + state + (config.recordTrajectory ? 65_536 : 0)
-        return count * perEnv + config.levels.count * state
+        var kept = config.levels.count
+        if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit { kept = p.numLevels }
+        return count * perEnv + kept * state
     }
 
     /// Bytes in whole MiB (2^20 bytes), rounded up.
@@ -208,6 +213,10 @@ public final class ServeSession {
             }
         }
         var config = EnvConfig(levels: levels)
+        if var p = r.procedural {
+            p.mode = r.mode
+            config = EnvConfig(procedural: p)
+        }
         config.order = r.order
         config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects)
         config.reward = r.reward
@@ -226,6 +235,7 @@ public final class ServeSession {
         encoding = r.encoding
         infoLayout = r.infoLayout
         levelNames = levels.map(\.name)
+        procedural = config.procedural
         snapshots = [:]
         w.field("num_envs", r.count)
         w.field("autoreset", r.autoreset.rawValue)
@@ -235,6 +245,18 @@ public final class ServeSession {
         w.beginArray()
         for n in levelNames { w.string(n) }
         w.endArray()
+        if let p = procedural {
+            w.key("procedural")
+            w.beginObject()
+            w.field("num_levels", p.numLevels)
+            w.field("start_level", p.startLevel)
+            w.field("distribution_mode", p.distribution.rawValue)
+            w.key("templates")
+            w.beginArray()
+            for t in p.templates { w.string(t.rawValue) }
+            w.endArray()
+            w.endObject()
+        }
         try spaces(&w)
     }
 
@@ -253,6 +275,10 @@ public final class ServeSession {
         var level: Int?
         switch r.level {
         case let .name(name)?:
+            if procedural != nil {
+                throw Failure.badRequest("reset: \"options.level\" is a name, but procedural levels are chosen by index "
+                    + "(the level seed minus start_level)")
+            }
             guard let k = levelNames.firstIndex(of: name) else {
                 throw Failure.badRequest("reset: no level named \(MessageText.quoted(name))")
             }

@@ -83,9 +83,7 @@ public struct VectorEnv: Sendable {
             }
             guard mask.contains(true) else { throw EnvError("bad_request", "reset_mask resets no environment") }
         }
-        if let level, !(0..<envs[0].levelCount).contains(level) {
-            throw EnvError("bad_request", "level \(level) is outside 0..<\(envs[0].levelCount)")
-        }
+        if let level { try envs[0].checkLevel(level) }
         try run { (env, slot, i, row, _) throws(EnvError) in
             guard mask?[i] ?? true else { return }
             slot = EnvSlot(info: try env.reset(seed: seed.map { $0 &+ UInt64(i) }, level: level, into: row))

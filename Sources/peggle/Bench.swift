@@ -84,6 +84,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Precision factor for --rating.")
     var precision = AdaptiveSettings.defaultPrecision
 
+    @Flag(help: "Measure the level generator instead: microseconds per level, per new game, per reset with procedural levels.")
+    var generate = false
+
+    @Option(help: "Levels per distribution for --generate.")
+    var generateLevels = 2000
+
     @Option(help: "Environments for --vector and --serve.")
     var envs = 64
 
@@ -110,9 +116,13 @@ struct Bench: ParsableCommand {
         guard sigma.isFinite && sigma >= 0 else { throw UserError("--sigma: \(sigma) must be a number >= 0 (radians)") }
         guard renders >= 1 else { throw UserError("--renders: \(renders) must be at least 1") }
         guard budget >= 1, precision > 1 else { throw UserError("--budget must be at least 1 and --precision above 1") }
-        let rows = rating ? try runRating(counts) : render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
+        guard generateLevels >= 1 else { throw UserError("--generate-levels: \(generateLevels) must be at least 1") }
+        let rows = generate ? try runGenerate() : rating ? try runRating(counts) : render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
         if let csv {
-            let cols = rating
+            let cols = generate
+                ? ["mode", "distribution", "levels", "mean_pegs", "us_per_level", "us_per_validate", "us_per_new_game",
+                   "us_per_reset_generated", "us_per_reset_kept", "us_per_reset_file", "us_per_episode"]
+                : rating
                 ? ["mode", "levels", "threads", "budget", "precision", "seconds", "cpu_seconds", "games", "levels_per_hour"]
                 : render
                 ? ["mode", "width", "height", "renders", "ms_per_rgb_render", "ms_per_svg_render"]

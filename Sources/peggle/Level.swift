@@ -4,6 +4,6 @@ import ArgumentParser
 struct LevelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "level",
-        abstract: "Check, inspect, create and edit level files.",
-        subcommands: [LevelValidate.self, LevelInfo.self, LevelNew.self, LevelEdit.self])
+        abstract: "Check, inspect, create, edit and generate level files; draw a gallery of them.",
+        subcommands: [LevelValidate.self, LevelInfo.self, LevelNew.self, LevelEdit.self, LevelGenerate.self, LevelGallery.self])
 }

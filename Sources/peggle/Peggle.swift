@@ -11,8 +11,10 @@ struct Peggle: ParsableCommand {
         subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Bench.self, Train.self, Rate.self, Report.self,
                       DbCommand.self])
 
-    /// Bad input exits with code 2 and one clear message on standard error; argument-syntax
-    /// errors keep swift-argument-parser's own messages and codes.
+    /// Bad input exits with code 2 and one clear message on standard error. Argument-syntax
+    /// errors (an unknown option, a missing value, a value that is not one of an option's
+    /// choices) are bad input too: swift-argument-parser's own message, and code 2 instead of its
+    /// 64. Help and version requests keep theirs.
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -21,6 +23,10 @@ struct Peggle: ParsableCommand {
             FileHandle.standardError.write(Data(error.lines.map { "error: \($0)\n" }.joined().utf8))
             Foundation.exit(2)
         } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
             exit(withError: error)
         }
     }

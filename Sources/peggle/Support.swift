@@ -154,10 +154,14 @@ enum Files {
         }
     }
 
-    /// The folder a path is in ("." for a bare file name).
+    /// The folder a path is in ("." for a bare file name). Not NSString's
+    /// deletingLastPathComponent: on Linux it crashes on a one-character path ("c").
     static func folder(of path: String) -> String {
-        let dir = (path as NSString).deletingLastPathComponent
-        return dir.isEmpty ? "." : dir
+        var p = Substring(path)
+        while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "." }
+        let dir = p[..<slash]
+        return dir.isEmpty ? "/" : String(dir)
     }
 
     /// A file name made from a level name: lower case, its letters and digits (of any script)

@@ -41,7 +41,7 @@ struct ServeRequestTests {
         (#""obs_encoding": "f64""#, #""obs_encoding" is "f64"; expected one of: json, b64f32, f32"#),
         (#""levels": "Levels/first-steps.json""#, #""levels" must be a list"#),
         (#""levels": [3]"#, #""levels[0]" must be a string (a level file)"#),
-        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout)"#),
+        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout, num_levels, start_level, distribution_mode, templates)"#),
     ])
     func makeFields(field: String, message: String) throws {
         let s = ServeProtocolTests.session()
@@ -50,6 +50,29 @@ struct ServeRequestTests {
         #expect(e.message == message)
         #expect(e.id as? Int == 9)
         // Nothing was made.
+        #expect(try Self.error(s, #"{"cmd": "spaces"}"#).code == "not_made")
+    }
+
+    @Test("make's procedural-level fields are checked, and mixing them with level files refused", arguments: [
+        (#""num_levels": -1"#, #""num_levels" is -1; it must be in 0...9223372036854775807"#),
+        (#""start_level": 1.5"#, #""start_level" must be a whole number"#),
+        (#""distribution_mode": "extreme""#, #""distribution_mode" is "extreme"; expected one of: easy, hard"#),
+        (#""templates": []"#, #"make: "templates" must be a non-empty list of templates"#),
+        (#""templates": ["arcs", 3]"#, #""templates[1]" must be a string"#),
+        (#""templates": ["arcs", "blob"]"#, #""templates[1]" is "blob"; expected one of: arcs, rows, rings, spiral, funnel, bricks, waves, pockets, ramps"#),
+        (#""start_level": 9223372036854775807, "num_levels": 2"#,
+         #"make: "start_level" + "num_levels" is 9223372036854775809; level seeds must stay below 2^63 (9223372036854775808)"#),
+        (#""num_levels": 5, "level_order": "random""#, #"make: "level_order" applies to level files; procedural levels are drawn from their seeds"#),
+        (#""num_levels": 5, "level": "Levels/first-steps.json""#,
+         #"make: give level files ("levels", "level") or procedural levels ("num_levels"), not both"#),
+        (#""distribution_mode": "easy", "max_objects": 100"#,
+         "max_objects is 100; generated levels have up to 128 pegs and blocks, so it must be at least 128"),
+    ])
+    func makeProceduralFields(field: String, message: String) throws {
+        let s = ServeProtocolTests.session()
+        let e = try Self.error(s, #"{"id": 9, "cmd": "make", \#(field)}"#)
+        #expect(e.code == "bad_request")
+        #expect(e.message == message)
         #expect(try Self.error(s, #"{"cmd": "spaces"}"#).code == "not_made")
     }
 

@@ -388,7 +388,7 @@ def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
 
 # Element types of the info columns, as Gymnasium's `_add_info` would type them from the rows
 # (after `decode_info`); every other key holds integers.
-_COLUMN_DTYPES: dict[str, Any] = {"angle": np.float64, "game_seed": np.uint64, "won": np.bool_,
+_COLUMN_DTYPES: dict[str, Any] = {"angle": np.float64, "game_seed": np.uint64, "level_seed": np.uint64, "won": np.bool_,
                                   "level_name": object, "status": object}
 
 
@@ -436,12 +436,14 @@ def checked_width(width: int | None, name: str) -> int | None:
 def decode_info(info: dict) -> dict:
     """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
     vector `_add_info` makes an array typed after the first value it sees): ``angle`` always a
-    float, ``game_seed`` a `numpy.uint64` (it uses all 64 bits), ``trajectory`` a list of
-    float64 ``(points, 2)`` arrays, one per ball."""
+    float, ``game_seed`` and ``level_seed`` `numpy.uint64`, ``trajectory`` a list of float64
+    ``(points, 2)`` arrays, one per ball."""
     if "angle" in info:
         info["angle"] = float(info["angle"])
     if "game_seed" in info:
         info["game_seed"] = np.uint64(info["game_seed"])
+    if "level_seed" in info:
+        info["level_seed"] = np.uint64(info["level_seed"])
     if "trajectory" in info:
         info["trajectory"] = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in info["trajectory"]]
     return info
@@ -473,25 +475,65 @@ def action_values(actions: Any, count: int, single: bool) -> list[float]:
     return values
 
 
-def make_request(levels, *, level_order: str, encoder: str, max_objects: int, reward: str,
+#: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
+PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
+
+
+def _whole(name: str, value: Any) -> int:
+    """A whole-number argument as an int (the server checks the range and says so)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def procedural_fields(num_levels: int | None, start_level: int | None, distribution_mode: str | None,
+                      templates: list | None) -> dict:
+    """The make fields of procedural levels that were given (None: not given)."""
+    fields: dict[str, Any] = {}
+    if num_levels is not None:
+        fields["num_levels"] = _whole("num_levels", num_levels)
+    if start_level is not None:
+        fields["start_level"] = _whole("start_level", start_level)
+    if distribution_mode is not None:
+        fields["distribution_mode"] = distribution_mode
+    if templates is not None:
+        if isinstance(templates, str):
+            raise TypeError("templates must be a list of template names, not a string")
+        fields["templates"] = list(templates)
+    return fields
+
+
+def make_request(levels, *, level_order: str | None, encoder: str, max_objects: int, reward: str,
                  action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
                  threads: int, obs_encoding: str, num_envs: int, autoreset: str,
-                 info_layout: str = "rows") -> dict:
-    """The fields of a make request; level paths are made absolute against the working
-    directory, so the server (which may run elsewhere) opens the files the caller meant."""
-    if levels is None:
-        raise ValueError("give level=... (a level file) or levels=[...]")
-    if isinstance(levels, (str, os.PathLike)):
-        levels = [levels]
-    paths = [os.path.abspath(os.path.expanduser(os.fspath(p))) for p in levels]
-    if not paths:
-        raise ValueError("levels is empty")
-    fields: dict[str, Any] = {
-        "levels": paths, "level_order": level_order, "encoder": encoder, "max_objects": int(max_objects),
+                 info_layout: str = "rows", procedural: dict | None = None) -> dict:
+    """The fields of a make request: level files (paths made absolute against the working
+    directory, so the server, which may run elsewhere, opens the files the caller meant), or
+    procedural levels (``procedural``: fields from `procedural_fields`)."""
+    fields: dict[str, Any] = {}
+    if procedural:
+        if levels is not None:
+            raise ValueError(f"give level files or procedural levels ({next(iter(procedural))}=...), not both")
+        if level_order is not None:
+            raise ValueError("level_order applies to level files; procedural levels are drawn from their seeds")
+        fields.update(procedural)
+    else:
+        if levels is None:
+            raise ValueError("give level=... (a level file), levels=[...], or procedural levels "
+                             "(num_levels=..., start_level=..., distribution_mode=...)")
+        if isinstance(levels, (str, os.PathLike)):
+            levels = [levels]
+        paths = [os.path.abspath(os.path.expanduser(os.fspath(p))) for p in levels]
+        if not paths:
+            raise ValueError("levels is empty")
+        fields["levels"] = paths
+        fields["level_order"] = level_order or "cycle"
+    fields.update({
+        "encoder": encoder, "max_objects": int(max_objects),
         "reward": reward, "action": action, "max_shots": int(max_shots), "trajectory": bool(trajectory),
         "threads": int(threads), "obs_encoding": obs_encoding, "num_envs": int(num_envs),
         "autoreset": autoreset, "info_layout": info_layout,
-    }
+    })
     if action == "discrete":
         fields["bins"] = int(bins)
     if mode is not None:

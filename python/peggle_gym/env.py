@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 
 from .client import (start, action_values, checked_width, decode_info, decode_obs, decode_rgb, level_option,
-                     make_request, server_seed, space_from)
+                     make_request, procedural_fields, server_seed, space_from)
 
 RESET_OPTIONS = ("level",)
 
@@ -19,8 +19,18 @@ class PeggleEnv(gym.Env):
     Args:
         level: a level file (JSON), or a list of them (same as ``levels``). Relative paths are
             resolved against the current working directory.
-        levels: level files; each episode plays one, in turn (``level_order="cycle"``) or drawn
-            from the seeded generator (``"random"``).
+        levels: level files; each episode plays one, in turn (``level_order="cycle"``, the
+            default) or drawn from the seeded generator (``"random"``).
+        num_levels, start_level, distribution_mode: procedural levels instead of files, with
+            Procgen's names and meaning: each episode plays the level generated from a seed drawn
+            (by the environment's seeded generator) from ``[start_level, start_level +
+            num_levels)``; ``num_levels=0`` (the default) is unlimited, seeds from ``start_level``
+            up to 2**63. ``distribution_mode``: ``"easy"`` or ``"hard"`` (the default, as in
+            Procgen). Disjoint seed ranges are disjoint level sets (train on one, test on
+            another). Giving any of these (or ``templates``) asks for procedural levels.
+        templates: the layouts procedural levels are drawn from (default: all of
+            ``arcs, rows, rings, spiral, funnel, bricks, waves, pockets, ramps``); a seed's layout
+            is fixed by the seed, so two template lists split levels by layout.
         encoder: ``"objects"`` (globals then a padded list of ``max_objects`` objects, a flat
             vector) or ``"grid"`` (9 x 30 x 40 channels).
         reward: ``"progress"`` (orange cleared per shot as a fraction, +1 win, -1 loss),
@@ -43,11 +53,12 @@ class PeggleEnv(gym.Env):
         peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
             repository's ``.build/release/peggle``).
 
-    Reset options: ``{"level": index or name}`` plays that level. ``reset(seed=s)`` makes the
+    Reset options: ``{"level": index or name}`` plays that level (procedural levels: index k
+    plays seed ``start_level + k``). ``reset(seed=s)`` makes the
     episode a function of ``s``; ``reset()`` continues the seeded generator (a first ``reset()``
     without any seed draws one from `np_random`, so fresh environments differ).
     Info (reset): level, level_name, score, balls_left, orange_left, shots, status, won,
-    game_seed. Info (step): the same but game_seed, plus angle, pegs_hit, hits (per kind),
+    game_seed, and with procedural levels level_seed (also on steps). Info (step): the same but game_seed, plus angle, pegs_hit, hits (per kind),
     points, free_balls, caught and, with ``trajectory=True``, trajectory.
     Stepping after the episode ended raises `PeggleError` (code ``episode_over``); actions
     outside the action space raise it with code ``bad_action`` (they are not clipped).
@@ -56,7 +67,9 @@ class PeggleEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
-                 level_order: str = "cycle", encoder: str = "objects", max_objects: int = 128,
+                 level_order: str | None = None, num_levels: int | None = None, start_level: int | None = None,
+                 distribution_mode: str | None = None, templates: list | None = None,
+                 encoder: str = "objects", max_objects: int = 128,
                  reward: str = "progress", action: str = "continuous", bins: int = 31,
                  max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  threads: int = 1, obs_encoding: str = "f32", render_mode: str | None = None,
@@ -69,12 +82,17 @@ class PeggleEnv(gym.Env):
                               encoder=encoder, max_objects=max_objects, reward=reward, action=action,
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=1,
-                              autoreset="disabled")
+                              autoreset="disabled",
+                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates))
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
         self.client, made = start(peggle_path, fields)
-        #: The levels' names, in order (``reset(options={"level": name})`` takes them).
+        #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty
+        #: with procedural levels.
         self.level_names: list[str] = list(made["levels"])
+        #: The procedural levels' settings as the server took them (None with level files):
+        #: num_levels, start_level, distribution_mode, templates.
+        self.procedural: dict | None = made.get("procedural")
         self.observation_space = space_from(made["observation_space"])
         self.action_space = space_from(made["action_space"])
         self._obs_shape = self.observation_space.shape

@@ -10,7 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import (start, action_values, checked_width, cores, decode_info, decode_info_columns, decode_obs,
-                     decode_rgb, level_option, make_request, server_seed, space_from)
+                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -40,7 +40,9 @@ class PeggleVectorEnv(VectorEnv):
     - ``disabled``: stepping it raises `PeggleError` (``episode_over``) until
       ``reset(options={"reset_mask": mask})`` resets it.
 
-    ``reset(seed=s)`` gives environment i the seed ``s + i``. Infos are dicts of arrays with
+    ``reset(seed=s)`` gives environment i the seed ``s + i``. Procedural levels
+    (``num_levels``, ``start_level``, ``distribution_mode``, ``templates``) as for `PeggleEnv`:
+    each environment draws its levels with its own seeded generator. Infos are dicts of arrays with
     ``_key`` masks. Other arguments as for `PeggleEnv`; ``threads`` defaults to the cores this
     process may use (results are identical for any thread count). ``render()`` returns every
     environment's picture in a tuple, as `gymnasium.vector.SyncVectorEnv` does: text with
@@ -49,7 +51,9 @@ class PeggleVectorEnv(VectorEnv):
     """
 
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
-                 levels: list | None = None, level_order: str = "cycle", encoder: str = "objects",
+                 levels: list | None = None, level_order: str | None = None, num_levels: int | None = None,
+                 start_level: int | None = None, distribution_mode: str | None = None,
+                 templates: list | None = None, encoder: str = "objects",
                  max_objects: int = 128, reward: str = "progress", action: str = "continuous",
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
@@ -68,15 +72,18 @@ class PeggleVectorEnv(VectorEnv):
                               encoder=encoder, max_objects=max_objects, reward=reward, action=action,
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
-                              autoreset=_MODES[mode_enum], info_layout=info_layout)
+                              autoreset=_MODES[mode_enum], info_layout=info_layout,
+                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates))
         self._columns = info_layout == "columns"
         self.client, made = start(peggle_path, fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
         self.metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1, "autoreset_mode": mode_enum}
-        #: The levels' names, in order.
+        #: The levels' names, in order (empty with procedural levels).
         self.level_names: list[str] = list(made["levels"])
+        #: The procedural levels' settings as the server took them (None with level files).
+        self.procedural: dict | None = made.get("procedural")
         self.single_observation_space = space_from(made["observation_space"])
         self.single_action_space = space_from(made["action_space"])
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
