@@ -35,14 +35,32 @@ extension PeggleStore {
     /// here is not written again; when its outcome differs it is reported as a conflict and this
     /// database's game is kept. Merging the same shard twice adds nothing. The shard is only read
     /// (open it with `init(readingOnly:)`). Ends with a WAL checkpoint.
-    public func merge(_ shard: PeggleStore) throws(StoreError) -> MergeReport {
+    ///
+    /// With `onlyLevels` (content hashes), only those levels are merged, with their games and the
+    /// agents and runs those games name: how a distributed rating gives each worker the games its
+    /// levels already have (docs/distributed.md).
+    public func merge(_ shard: PeggleStore, onlyLevels: Set<String>? = nil) throws(StoreError) -> MergeReport {
         var report = MergeReport(shard: shard.path)
-        let levels = try shard.levels(), agents = try shard.agents(), runs = try shard.runs()
-        let pairs = try attempt(shard.path) {
+        var levels = try shard.levels(), agents = try shard.agents(), runs = try shard.runs()
+        let groups = try attempt(shard.path) {
             try shard.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT DISTINCT level_id, agent_id FROM episode ORDER BY level_id, agent_id")
-                    .map { (level: $0[0] as Int64, agent: $0[1] as Int64) }
+                try Row.fetchAll(db, sql: "SELECT DISTINCT level_id, agent_id, run_id FROM episode ORDER BY level_id, agent_id, run_id")
+                    .map { (level: $0[0] as Int64, agent: $0[1] as Int64, run: $0[2] as Int64) }
             }
+        }
+        var pairs: [(level: Int64, agent: Int64)] = []
+        for g in groups {
+            if let last = pairs.last, last.level == g.level, last.agent == g.agent { continue }
+            pairs.append((g.level, g.agent))
+        }
+        if let only = onlyLevels {
+            levels.removeAll { !only.contains($0.contentHash) }
+            let kept = Set(levels.map { $0.id! })
+            let named = groups.filter { kept.contains($0.level) }
+            let agentIDs = Set(named.map(\.agent)), runIDs = Set(named.map(\.run))
+            pairs.removeAll { !kept.contains($0.level) }
+            agents.removeAll { !agentIDs.contains($0.id!) }
+            runs.removeAll { !runIDs.contains($0.id!) }
         }
         try attempt(path) {
             try writer.write { db in

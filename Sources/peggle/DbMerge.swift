@@ -12,7 +12,9 @@ struct DbMerge: ParsableCommand {
             + "content, agents by kind, parameters and weights, games by (level, agent, seed, sigma), so merging twice "
             + "adds nothing. A game held by both with a different outcome (another engine version) is reported and "
             + "--into keeps its own; the command then exits 1. A shard that is not a rating database, is damaged "
-            + "or comes from a newer Peggle Gym is refused before anything is written (exit 2). Shards are only read.")
+            + "or comes from a newer Peggle Gym is refused before anything is written (exit 2). Shards are only read. "
+            + "With --level, only those levels are merged, with their games and the agents and runs of those games "
+            + "(a distributed rating gives each worker the games its levels already have this way).")
 
     @Argument(help: "The databases to merge (peggle rate's files).")
     var shards: [String]
@@ -20,8 +22,14 @@ struct DbMerge: ParsableCommand {
     @Option(help: "The database to merge into (created if missing).")
     var into: String
 
+    @Option(name: .customLong("level"), help: "Merge only this level (a file, or a folder of *.json files; repeat for more): identified by content.")
+    var onlyLevels: [String] = []
+
     func run() throws {
         guard !shards.isEmpty else { throw UserError("give at least one shard to merge") }
+        // Levels are read before any database is opened: a bad one leaves everything untouched.
+        let only: Set<String>? = onlyLevels.isEmpty ? nil
+            : Set(try Files.levelFiles(onlyLevels).map { try Files.loadLevel($0).contentHash })
         let target = URL(fileURLWithPath: into).standardizedFileURL.resolvingSymlinksInPath()
         var seen = Set<URL>()
         // Every shard is checked before anything is written.
@@ -37,7 +45,7 @@ struct DbMerge: ParsableCommand {
         var conflicts = 0
         for shard in opened {
             let r: MergeReport
-            do { r = try store.merge(shard) } catch {
+            do { r = try store.merge(shard, onlyLevels: only) } catch {
                 throw UserError("\(error) (shards merged before it are kept; this one added nothing)")
             }
             printLine("\(r.shard): \(r.gamesAdded) games added, \(r.gamesAlreadyThere) already there, "

@@ -25,18 +25,7 @@ struct LevelGallery: ParsableCommand {
     func run() throws {
         guard output.hasSuffix(".html") else { throw UserError("-o: '\(output)' should end in .html") }
         try Files.checkOutput(output)
-        var files: [String] = []
-        for path in levels {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-                let items = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                let found = items.filter { $0.hasSuffix(".json") }.sorted().map { (path as NSString).appendingPathComponent($0) }
-                guard !found.isEmpty else { throw UserError("\(path): the folder has no .json level files") }
-                files += found
-            } else {
-                files.append(path)
-            }
-        }
+        let files = try Files.levelFiles(levels)
         var entries: [LevelGalleryPage.Entry] = []
         var problems: [String] = []
         for f in files {

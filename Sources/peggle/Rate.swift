@@ -62,6 +62,9 @@ struct Rate: ParsableCommand {
 
     @OptionGroup var tuning: AgentOptions
 
+    @Flag(help: "Check the options, agents and levels, say what would be rated, and write nothing.")
+    var dryRun = false
+
     /// Test hook: stop (exit code 3) after this many committed batches, as a crash between batches would.
     @Option(help: .hidden)
     var stopAfterBatches: Int?
@@ -95,6 +98,12 @@ struct Rate: ParsableCommand {
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         let agentList = try parseAgents()
         let (found, skipped) = try loadLevels()
+        if dryRun {
+            for (file, problem) in skipped { FileHandle.standardError.write(Data("would skip \(file): \(problem)\n".utf8)) }
+            printLine("would rate \(found.count) level\(found.count == 1 ? "" : "s") with \(agentList.count) agent"
+                + "\(agentList.count == 1 ? "" : "s") (\(agentList.map(\.label).joined(separator: ", "))) into \(db); nothing written")
+            return
+        }
         let store: PeggleStore
         do { store = try PeggleStore(path: db) } catch { throw UserError("\(error)") }
 
@@ -165,17 +174,7 @@ struct Rate: ParsableCommand {
     /// Level files: every argument, folders expanded to their *.json files (sorted). A file that
     /// does not read or validate is reported and skipped; no level at all is an error.
     func loadLevels() throws -> ([(file: String, level: Level)], [(file: String, problem: String)]) {
-        var files: [String] = []
-        for arg in levels {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
-                let items = ((try? FileManager.default.contentsOfDirectory(atPath: arg)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-                if items.isEmpty { throw UserError("\(arg): folder has no level files (*.json)") }
-                files += items.map { (arg as NSString).appendingPathComponent($0) }
-            } else {
-                files.append(arg)
-            }
-        }
+        let files = try Files.levelFiles(levels)
         var ok: [(file: String, level: Level)] = [], bad: [(file: String, problem: String)] = []
         var hashes = Set<String>()
         for f in files {

@@ -28,6 +28,23 @@ struct ScriptedShots: ParsableArguments {
 }
 
 enum Files {
+    /// The level files that arguments name: files as given, folders expanded to their *.json
+    /// files in name order. A folder without one is an error naming it.
+    static func levelFiles(_ arguments: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in arguments {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+                let items = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+                guard !items.isEmpty else { throw UserError("\(path): folder has no level files (*.json)") }
+                files += items.map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
     /// Reads and validates a level file; every problem names the file, the object and the field.
     static func loadLevel(_ path: String, rules: Rules = Rules(), validate: Bool = true) throws -> Level {
         let level = try decodeLevel(path)

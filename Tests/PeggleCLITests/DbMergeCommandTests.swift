@@ -90,4 +90,25 @@ struct DbMergeCommandTests {
         // Nothing written: the target is as it was (absent, or the same bytes).
         #expect((try? Data(contentsOf: into)) == before)
     }
+
+    @Test("--level merges only those levels (files or folders, by content); a bad level file writes nothing")
+    func onlyLevels() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let both = dir.appendingPathComponent("both.sqlite"), part = dir.appendingPathComponent("part.sqlite")
+        let one = dir.appendingPathComponent("one.sqlite")
+        try rate(both, ["Levels/first-steps.json", "Levels/spiral.json"], seed: 0)
+        try rate(one, ["Levels/spiral.json"], seed: 0)
+        let r = try CLI.run(["db", "merge", both.path, "--into", part.path, "--level", "Levels/spiral.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\(both.path): 4 games added, 0 already there, 1 levels, 1 agents and 1 runs added"))
+        #expect(try PeggleStore(readingOnly: part.path).games() == PeggleStore(readingOnly: one.path).games())
+        let bad = dir.appendingPathComponent("bad.json")
+        try "{}".write(to: bad, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: part)
+        let refused = try CLI.run(["db", "merge", both.path, "--into", part.path, "--level", bad.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: \(bad.path): "), "\(refused.stderr)")
+        #expect(try Data(contentsOf: part) == before)
+    }
 }

@@ -149,7 +149,7 @@ struct LevelGenerateCommandTests {
             .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [
             (["bad.json", "-o", "g.html"], "error: bad.json: pegs[0] (id 1): radius: -5 is outside 6...30\n"),
-            (["empty", "-o", "g.html"], "error: empty: the folder has no .json level files\n"),
+            (["empty", "-o", "g.html"], "error: empty: folder has no level files (*.json)\n"),
             (["missing.json", "-o", "g.html"], "error: missing.json: no such file\n"),
             ([Repository.url("Levels/spiral.json").path, "-o", "g.svg"], "error: -o: 'g.svg' should end in .html\n"),
         ]

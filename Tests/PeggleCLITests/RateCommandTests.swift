@@ -276,4 +276,18 @@ struct RateCommandTests {
         #expect(r.stderr.contains(message), "stderr: \(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db.path))
     }
+
+    @Test("--dry-run checks the options, agents and levels, says what it would rate, and writes nothing")
+    func dryRun() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("d.sqlite")
+        let r = try CLI.run(["rate", "Levels/first-steps.json", "Levels/spiral.json", "--agents", "random", "--db", db.path, "--dry-run"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "would rate 2 levels with 1 agent (random) into \(db.path); nothing written\n")
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+        let bad = try CLI.run(["rate", "Levels/first-steps.json", "--budget", "0", "--db", db.path, "--dry-run"])
+        #expect(bad.status == 2 && bad.stderr == "error: --budget: 0 is outside 1...100000\n")
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+    }
 }

@@ -82,4 +82,30 @@ import Testing
         try FileManager.default.copyItem(atPath: dir.path("t.sqlite"), toPath: dir.path("copy.sqlite"))
         #expect(try PeggleStore(readingOnly: dir.path("copy.sqlite")).counts() == target.counts())
     }
+
+    @Test func onlyLevelsMergesThoseLevelsWithTheirAgentsAndRunsAlone() throws {
+        let dir = try TempDir()
+        let a = try shard(dir, "a.sqlite", seeds: [1, 2], levels: 3)
+        // A run that played only the third level, with its own agent.
+        let run = try a.beginRun(command: "rate third", configuration: "{}", engineVersion: "0", startedAt: Fixture.startedAt)
+        let third = try a.level(Fixture.level(2)), lone = try a.agent(Fixture.agent(5))
+        _ = try a.insert([Fixture.episode(run: run, level: third, agent: lone, seed: 7, sigma: 0)])
+
+        let target = try PeggleStore(path: dir.path("t.sqlite"))
+        let wanted: Set<String> = [Fixture.level(0).contentHash, Fixture.level(1).contentHash]
+        let r = try target.merge(try PeggleStore(readingOnly: dir.path("a.sqlite")), onlyLevels: wanted)
+        // 2 levels x 2 agents x 2 sigmas x 2 seeds; the third level, its agent and its run stay out.
+        #expect(r.gamesAdded == 16 && r.levelsAdded == 2 && r.agentsAdded == 2 && r.runsAdded == 1)
+        #expect(Set(try target.levels().map(\.contentHash)) == wanted)
+        #expect(try target.runs().map(\.command) == ["rate"])
+        #expect(try target.games() == a.games().filter { wanted.contains($0.levelHash) })
+        // The rest follows in a second merge, which finds the first part there.
+        let rest = try target.merge(try PeggleStore(readingOnly: dir.path("a.sqlite")))
+        #expect(rest.gamesAdded == 9 && rest.gamesAlreadyThere == 16 && rest.levelsAdded == 1 && rest.agentsAdded == 1)
+        #expect(try target.games() == a.games())
+        // A level the shard does not hold merges nothing.
+        let none = try PeggleStore(path: dir.path("n.sqlite")).merge(try PeggleStore(readingOnly: dir.path("a.sqlite")),
+                                                                     onlyLevels: ["0123456789abcdef"])
+        #expect(none.gamesAdded == 0 && none.levelsAdded == 0 && none.agentsAdded == 0 && none.runsAdded == 0)
+    }
 }
