@@ -342,6 +342,9 @@ struct MakeRequest {
     var action: ActionMode
     var maxShots: Int
     var trajectory: Bool
+    /// Radians (`EnvConfig.aimNoise`).
+    var aimNoise: Double
+    var bucketStart: BucketStart
     var count: Int
     var threads: Int
     var seed: UInt64
@@ -352,7 +355,7 @@ struct MakeRequest {
 
     static let known = ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
                         "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout",
-                        "num_levels", "start_level", "distribution_mode", "templates"]
+                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start"]
     /// The fields that ask for procedural levels.
     static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
 
@@ -415,6 +418,8 @@ struct MakeRequest {
         }
         maxShots = try f.int("max_shots", default: 100, 1...1_000_000)
         trajectory = try f.bool("trajectory", default: false)
+        aimNoise = try f.double("aim_noise", default: 0, EnvConfig.aimNoiseRange)
+        bucketStart = try f.choice("bucket_start", default: .centre)
         count = try f.int("num_envs", default: 1, 1...4096)
         threads = try f.int("threads", default: 1, 1...256)
         seed = UInt64(try f.int("seed", default: 0, 0...Int.max))
