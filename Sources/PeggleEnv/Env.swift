@@ -21,6 +21,16 @@ public enum LevelOrder: String, Sendable, CaseIterable {
     case random
 }
 
+/// Where a seeded reset starts the `cycle` order.
+public enum CycleStart: String, Sendable, CaseIterable {
+    /// At the first level, whatever the seed (so `reset(seed: k)` every episode always plays
+    /// level 0).
+    case first
+    /// At level `seed mod levels`: `reset(seed: k)` for k = 0, 1, 2... plays every level in
+    /// turn, and a vector's environment i (seeded `s + i`) starts at level `(s + i) mod levels`.
+    case seed
+}
+
 /// Where the bucket is when an episode starts.
 public enum BucketStart: String, Sendable, CaseIterable {
     /// Where the rules start it: the board centre, moving right (every episode alike).
@@ -126,6 +136,8 @@ public struct EnvConfig: Sendable {
     /// Levels generated from seeds instead of `levels`.
     public var procedural: ProceduralLevels?
     public var order: LevelOrder = .cycle
+    /// Where a seeded reset starts the `cycle` order.
+    public var cycleStart = CycleStart.first
     public var encoder = ObservationEncoder()
     public var reward: RewardKind = .progress
     public var action: ActionMode = .continuous
@@ -274,7 +286,7 @@ public struct PeggleEnv: Sendable {
     public var observationSize: Int { config.encoder.size }
 
     /// Starts an episode. With a seed the generator restarts from it (and level cycling from the
-    /// first level), so the same seed gives the same episode; without one it continues. `level`
+    /// first level, or from level `seed mod levels` with `cycleStart` `.seed`), so the same seed gives the same episode; without one it continues. `level`
     /// forces a level index.
     /// With procedural levels, a seeded reset draws the level seed from the range (Procgen's
     /// order: always drawn, never cycled), and `level` k forces seed `startLevel + k`.
@@ -284,7 +296,7 @@ public struct PeggleEnv: Sendable {
         if let level { try checkLevel(level) }
         if let seed {
             rng = SeededGenerator(seed: seed)
-            cursor = 0
+            cursor = config.cycleStart == .seed && !fresh.isEmpty ? Int(seed % UInt64(fresh.count)) : 0
         }
         let chosen: Int
         var g: GameState

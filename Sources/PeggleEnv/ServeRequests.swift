@@ -336,6 +336,7 @@ struct MakeRequest {
     /// distribution_mode, templates); `paths` is then empty.
     var procedural: ProceduralLevels?
     var order: LevelOrder
+    var cycleStart: CycleStart
     var encoder: EncoderKind
     var maxObjects: Int
     var reward: RewardKind
@@ -355,7 +356,7 @@ struct MakeRequest {
 
     static let known = ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
                         "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout",
-                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start"]
+                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start", "cycle_start"]
     /// The fields that ask for procedural levels.
     static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
 
@@ -377,8 +378,9 @@ struct MakeRequest {
             guard paths.isEmpty else {
                 throw Failure.badRequest("make: give level files (\"levels\", \"level\") or procedural levels (\"\(asked[0])\"), not both")
             }
-            guard !f.has("level_order") else {
-                throw Failure.badRequest("make: \"level_order\" applies to level files; procedural levels are drawn from their seeds")
+            guard !f.has("level_order") && !f.has("cycle_start") else {
+                let field = f.has("level_order") ? "level_order" : "cycle_start"
+                throw Failure.badRequest("make: \"\(field)\" applies to level files; procedural levels are drawn from their seeds")
             }
             let num = try f.int("num_levels", default: 0, 0...Int.max)
             let start = try f.int("start_level", default: 0, 0...Int.max)
@@ -404,6 +406,7 @@ struct MakeRequest {
             }
         }
         order = try f.choice("level_order", default: .cycle)
+        cycleStart = try f.choice("cycle_start", default: .first)
         encoder = try f.choice("encoder", default: .objects)
         maxObjects = try f.int("max_objects", default: 128, 1...10_000)
         reward = try f.choice("reward", default: .progress)

@@ -218,6 +218,7 @@ public final class ServeSession {
             config = EnvConfig(procedural: p)
         }
         config.order = r.order
+        config.cycleStart = r.cycleStart
         config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects)
         config.reward = r.reward
         config.action = r.action
