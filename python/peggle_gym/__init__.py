@@ -16,9 +16,10 @@ from gymnasium.envs.registration import register, registry
 from .client import (LEVELS_DIR, PROTOCOL_VERSION, PeggleClient, PeggleError, PeggleServerDied, bundled_levels,
                      find_peggle)
 from .env import PeggleEnv
+from .state import Snapshot
 from .vector import PeggleVectorEnv
 
-__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "find_peggle",
+__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "Snapshot", "find_peggle",
            "bundled_levels", "LEVELS_DIR", "PROTOCOL_VERSION", "ENV_ID", "ENV_ID_V1", "V1_AIM_NOISE", "V1_KWARGS"]
 __version__ = "0.1.0"
 

@@ -10,10 +10,12 @@ import numpy as np
 from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs, decode_rgb, level_option,
                      make_request, procedural_fields, server_seed, space_from)
 
+from .state import Replayable, Snapshot
+
 RESET_OPTIONS = ("level",)
 
 
-class PeggleEnv(gym.Env):
+class PeggleEnv(Replayable, gym.Env):
     """One Peggle environment. One step is one shot, simulated to its end.
 
     Args:
@@ -97,6 +99,7 @@ class PeggleEnv(gym.Env):
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
         self.client, made = start(peggle_path, fields)
+        self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields)
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty
         #: with procedural levels.
@@ -129,14 +132,14 @@ class PeggleEnv(gym.Env):
             seed = int(self.np_random.integers(0, 2**62))  # the server reads seeds below ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        reply = self.client.request("reset", **fields)
+        reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape)[0]
         return obs, decode_info(reply["infos"][0])
 
     def step(self, action):
         try:
-            reply = self.client.request("step", actions=action_values(action, 1, single=True))
+            reply = self._send("step", actions=action_values(action, 1, single=True))
         except PeggleError as e:
             if e.code != "episode_over":
                 raise
@@ -146,6 +149,12 @@ class PeggleEnv(gym.Env):
         obs = decode_obs(reply, "obs", self._obs_shape)[0]
         return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
                 decode_info(reply["infos"][0]))
+
+    def restore(self, token: Snapshot) -> np.ndarray:
+        """Puts the environment back as it was at `snapshot` (the episode, its generator and
+        aim-noise stream, the latest shot) and returns the observation it had then; stepping
+        with the same actions again gives the same results. The token stays valid."""
+        return decode_obs(self._restore(token), "obs", self._obs_shape)[0]
 
     def render(self) -> str | np.ndarray | None:
         """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line); with

@@ -12,6 +12,8 @@ from gymnasium.vector.utils import batch_space
 from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns, decode_obs,
                      decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
 
+from .state import Replayable, Snapshot
+
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
     AutoresetMode.SAME_STEP: "same_step",
@@ -28,7 +30,7 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset {value!r} is not one of {', '.join(_MODES.values())} (or an AutoresetMode)")
 
 
-class PeggleVectorEnv(VectorEnv):
+class PeggleVectorEnv(Replayable, VectorEnv):
     """``num_envs`` Peggle environments in one server, with Gymnasium 1.x autoreset semantics
     exactly as `gymnasium.vector.SyncVectorEnv` has them:
 
@@ -78,6 +80,7 @@ class PeggleVectorEnv(VectorEnv):
                               aim_noise=aim_noise, bucket_start=bucket_start, cycle_start=cycle_start)
         self._columns = info_layout == "columns"
         self.client, made = start(peggle_path, fields)
+        self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
@@ -133,7 +136,7 @@ class PeggleVectorEnv(VectorEnv):
             seed = int(self.np_random.integers(0, 2**62))  # room for seed + i; the server reads < ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        reply = self.client.request("reset", **fields)
+        reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape)
         if self._columns:
@@ -160,7 +163,7 @@ class PeggleVectorEnv(VectorEnv):
                          f"[s, s + 1, ..., s + {self.num_envs - 1}], not {seeds}")
 
     def step(self, actions):
-        reply = self.client.request("step", actions=action_values(actions, self.num_envs, single=False))
+        reply = self._send("step", actions=action_values(actions, self.num_envs, single=False))
         obs = decode_obs(reply, "obs", self._obs_shape)
         rewards = np.asarray(reply["rewards"], dtype=np.float64)
         terminated = np.asarray(reply["terminated"], dtype=np.bool_)
@@ -189,6 +192,12 @@ class PeggleVectorEnv(VectorEnv):
             # ...then the info of what the environment now holds.
             infos = self._add_info(infos, decode_info(info), i)
         return obs, rewards, terminated, truncated, infos
+
+    def restore(self, token: Snapshot) -> np.ndarray:
+        """Puts every environment back as it was at `snapshot` (games, generators, autoreset
+        state) and returns their observations then, ``(num_envs, *shape)``; stepping with the
+        same actions again gives the same results. The token stays valid."""
+        return decode_obs(self._restore(token), "obs", self._obs_shape)
 
     def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
         """Every environment's board: as text with ``render_mode="ansi"``, as pixels with
