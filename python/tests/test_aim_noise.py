@@ -161,3 +161,20 @@ def test_v0_keeps_the_first_level_after_a_seeded_reset_and_warns_once(make_env, 
             warnings.simplefilter("error")
             for k in range(3):
                 quiet.reset(seed=k)
+
+
+def test_v1_plays_procedural_levels_with_aim_noise(peggle_bin):
+    """v1's cycle_start applies to level files only; with procedural levels v1 is the same level
+    draw with aim noise and the random bucket."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        v0 = gym.make(peggle_gym.ENV_ID, num_levels=50, start_level=100, distribution_mode="easy")
+    v1 = gym.make(peggle_gym.ENV_ID_V1, num_levels=50, start_level=100, distribution_mode="easy")
+    try:
+        i0, i1 = v0.reset(seed=8)[1], v1.reset(seed=8)[1]
+        assert i0["level_seed"] == i1["level_seed"] and i0["game_seed"] == i1["game_seed"]
+        info = v1.step(np.array([0.1], np.float32))[4]
+        assert info["fired_angle"] != info["angle"] and 100 <= info["level_seed"] < 150
+    finally:
+        v0.close()
+        v1.close()
