@@ -7,9 +7,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs, decode_rgb, level_option,
-                     make_request, procedural_fields, server_seed, space_from)
-
+from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs,
+                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)

@@ -9,9 +9,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns, decode_obs,
-                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
-
+from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns,
+                     decode_obs, decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 _MODES = {
