@@ -178,3 +178,13 @@ def test_v1_plays_procedural_levels_with_aim_noise(peggle_bin):
     finally:
         v0.close()
         v1.close()
+
+
+def test_check_env_passes_on_v1(peggle_bin):
+    from conftest import checked
+    env = gym.make(peggle_gym.ENV_ID_V1, level="first-steps", max_shots=3)
+    try:
+        checked(env, allowed=["different from the unwrapped"])
+        checked(env.unwrapped)  # with a spec: seeded determinism under aim noise, every render mode
+    finally:
+        env.close()
