@@ -21,6 +21,25 @@ public enum LevelOrder: String, Sendable, CaseIterable {
     case random
 }
 
+/// Where a seeded reset starts the `cycle` order.
+public enum CycleStart: String, Sendable, CaseIterable {
+    /// At the first level, whatever the seed (so `reset(seed: k)` every episode always plays
+    /// level 0).
+    case first
+    /// At level `seed mod levels`: `reset(seed: k)` for k = 0, 1, 2... plays every level in
+    /// turn, and a vector's environment i (seeded `s + i`) starts at level `(s + i) mod levels`.
+    case seed
+}
+
+/// Where the bucket is when an episode starts.
+public enum BucketStart: String, Sendable, CaseIterable {
+    /// Where the rules start it: the board centre, moving right (every episode alike).
+    case centre
+    /// A phase of its back-and-forth cycle drawn from the environment's seeded generator
+    /// (`GameState.placeBucket(phase:)`): a uniform place along its track, either direction.
+    case random
+}
+
 /// Levels generated from seeds, as Procgen draws them: each episode plays the level of a seed
 /// drawn by the environment's generator from [startLevel, startLevel + numLevels), or from
 /// [startLevel, 2^63) when `numLevels` is 0 (unlimited). Disjoint ranges are disjoint level sets:
@@ -117,6 +136,8 @@ public struct EnvConfig: Sendable {
     /// Levels generated from seeds instead of `levels`.
     public var procedural: ProceduralLevels?
     public var order: LevelOrder = .cycle
+    /// Where a seeded reset starts the `cycle` order.
+    public var cycleStart = CycleStart.first
     public var encoder = ObservationEncoder()
     public var reward: RewardKind = .progress
     public var action: ActionMode = .continuous
@@ -124,7 +145,16 @@ public struct EnvConfig: Sendable {
     public var maxShots = 100
     /// Record each shot's trajectory into `info` (for rendering; costs allocation).
     public var recordTrajectory = false
+    /// Aim noise, radians: the standard deviation of a Gaussian added to every shot's aim (then
+    /// clamped to the aim range), as the rater's `sigma` (`Episode.play`). 0: shots go exactly
+    /// where the action aims. Within `aimNoiseRange`.
+    public var aimNoise = 0.0
+    /// Where the bucket starts each episode.
+    public var bucketStart = BucketStart.centre
     public var rules = Rules()
+
+    /// The aim noises an environment takes, radians (the rater measures sigma50 up to 1.0).
+    public static let aimNoiseRange = 0.0...1.0
 
     public init(levels: [Level]) { self.levels = levels }
 
@@ -158,8 +188,11 @@ public struct EnvInfo: Sendable, Equatable {
 
     /// What the shot did.
     public struct ShotInfo: Sendable, Equatable {
-        /// Aim, radians.
+        /// Aim the action asked for, radians.
         public var angle: Double
+        /// Aim the shot was fired at, radians: `angle` plus the aim noise, clamped to the aim
+        /// range (`angle` itself without noise).
+        public var firedAngle: Double
         public var hits: KindCounts
         public var points: Int
         public var freeBalls: Int
@@ -205,7 +238,9 @@ public struct PeggleEnv: Sendable {
     public private(set) var lastShot: ShotResult?
     var rng: SeededGenerator
     var cursor = 0
-
+    /// The episode's aim-noise stream, seeded at reset from `rng` (only when `aimNoise` > 0),
+    /// so an episode's noise does not depend on earlier episodes' lengths.
+    var noise = SeededGenerator(seed: 0)
 
     /// An environment whose generator starts from `seed` (until a seeded reset).
     public init(config: EnvConfig, seed: UInt64 = 0) throws(EnvError) {
@@ -220,6 +255,10 @@ public struct PeggleEnv: Sendable {
             guard !config.levels.isEmpty else { throw EnvError("bad_request", "no levels given") }
         }
         guard config.maxShots >= 1 else { throw EnvError("bad_request", "max_shots must be at least 1") }
+        guard EnvConfig.aimNoiseRange.contains(config.aimNoise) else {
+            throw EnvError("bad_request", "aim_noise is \(config.aimNoise); it must be in "
+                + "\(EnvConfig.aimNoiseRange.lowerBound)...\(EnvConfig.aimNoiseRange.upperBound) radians")
+        }
         if case let .discrete(bins) = config.action, bins < 2 {
             throw EnvError("bad_request", "a discrete action needs at least 2 bins")
         }
@@ -247,7 +286,7 @@ public struct PeggleEnv: Sendable {
     public var observationSize: Int { config.encoder.size }
 
     /// Starts an episode. With a seed the generator restarts from it (and level cycling from the
-    /// first level), so the same seed gives the same episode; without one it continues. `level`
+    /// first level, or from level `seed mod levels` with `cycleStart` `.seed`), so the same seed gives the same episode; without one it continues. `level`
     /// forces a level index.
     /// With procedural levels, a seeded reset draws the level seed from the range (Procgen's
     /// order: always drawn, never cycled), and `level` k forces seed `startLevel + k`.
@@ -257,7 +296,7 @@ public struct PeggleEnv: Sendable {
         if let level { try checkLevel(level) }
         if let seed {
             rng = SeededGenerator(seed: seed)
-            cursor = 0
+            cursor = config.cycleStart == .seed && !fresh.isEmpty ? Int(seed % UInt64(fresh.count)) : 0
         }
         let chosen: Int
         var g: GameState
@@ -283,6 +322,10 @@ public struct PeggleEnv: Sendable {
         // 63 bits, so the seed fits a signed 64-bit integer wherever it is reported (NumPy int64).
         let gameSeed = rng.next() >> 1
         g.reseed(gameSeed)
+        // Draws only for the options that are on, after the game seed, so an environment without
+        // them draws exactly what it always did.
+        if config.bucketStart == .random { g.placeBucket(phase: rng.nextUnit()) }
+        if config.aimNoise > 0 { noise = SeededGenerator(seed: rng.next()) }
         game = g
         levelIndex = chosen
         shots = 0
@@ -328,12 +371,19 @@ public struct PeggleEnv: Sendable {
         return shoot(angle: angle, into: obs)
     }
 
-    /// Shoots at a valid angle (callers have checked the action and that an episode is running).
+    /// Shoots at a valid angle (callers have checked the action and that an episode is running),
+    /// plus the aim noise.
     mutating func shoot(angle: Double, into obs: UnsafeMutableBufferPointer<Float>) -> StepOutcome {
         let cleanBefore = game!.cleanShots
+        var fired = angle
+        if config.aimNoise > 0 {
+            // As `Episode.play`: one variate per shot, then clamped to the aim range.
+            let limit = config.rules.maxAim
+            fired = min(max(angle + config.aimNoise * noise.nextGaussian(), -limit), limit)
+        }
         // Shot in place, so the game's storage is not copied. The angle is in range and the game
         // is running: shoot cannot fail.
-        let shot = (try? game!.shoot(angle: angle, recordTrajectory: config.recordTrajectory)) ?? ShotResult(angle: angle)
+        let shot = (try? game!.shoot(angle: fired, recordTrajectory: config.recordTrajectory)) ?? ShotResult(angle: fired)
         let after = game!
         lastShot = shot
         shots += 1
@@ -342,7 +392,7 @@ public struct PeggleEnv: Sendable {
         isDone = terminated || truncated
         observe(into: obs)
         var info = summary()
-        info.shot = .init(angle: angle, hits: shot.hits, points: shot.points, freeBalls: shot.freeBalls,
+        info.shot = .init(angle: angle, firedAngle: fired, hits: shot.hits, points: shot.points, freeBalls: shot.freeBalls,
                           caught: shot.caught, trajectory: shot.trajectory)
         return StepOutcome(reward: config.reward.reward(cleanShotsBefore: cleanBefore, after: after, shot: shot),
                            terminated: terminated, truncated: truncated, info: info)

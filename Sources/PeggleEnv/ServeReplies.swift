@@ -108,6 +108,7 @@ extension ServeSession {
         column("won", always, filler: { $0.bool(false) }) { $0.bool($1.status == .won) }
         column("game_seed", { _, reset in reset }, filler: zero) { $0.int($1.gameSeed) }
         column("angle", shot, filler: zero) { $0.number($1.shot!.angle) }
+        column("fired_angle", shot, filler: zero) { $0.number($1.shot!.firedAngle) }
         column("pegs_hit", shot, filler: zero) { $0.int($1.shot!.hits.total) }
         var anyShot = false
         for i in 0..<count { if let (info, _) = item(i), info.shot != nil { anyShot = true; break } }
@@ -180,6 +181,7 @@ extension ServeSession {
         if reset { w.key("game_seed"); w.int(info.gameSeed) }
         if let shot = info.shot {
             w.field("angle", shot.angle)
+            w.field("fired_angle", shot.firedAngle)
             w.field("pegs_hit", shot.hits.total)
             w.key("hits")
             w.beginObject()

@@ -336,12 +336,16 @@ struct MakeRequest {
     /// distribution_mode, templates); `paths` is then empty.
     var procedural: ProceduralLevels?
     var order: LevelOrder
+    var cycleStart: CycleStart
     var encoder: EncoderKind
     var maxObjects: Int
     var reward: RewardKind
     var action: ActionMode
     var maxShots: Int
     var trajectory: Bool
+    /// Radians (`EnvConfig.aimNoise`).
+    var aimNoise: Double
+    var bucketStart: BucketStart
     var count: Int
     var threads: Int
     var seed: UInt64
@@ -352,7 +356,7 @@ struct MakeRequest {
 
     static let known = ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
                         "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout",
-                        "num_levels", "start_level", "distribution_mode", "templates"]
+                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start", "cycle_start"]
     /// The fields that ask for procedural levels.
     static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
 
@@ -374,8 +378,9 @@ struct MakeRequest {
             guard paths.isEmpty else {
                 throw Failure.badRequest("make: give level files (\"levels\", \"level\") or procedural levels (\"\(asked[0])\"), not both")
             }
-            guard !f.has("level_order") else {
-                throw Failure.badRequest("make: \"level_order\" applies to level files; procedural levels are drawn from their seeds")
+            guard !f.has("level_order") && !f.has("cycle_start") else {
+                let field = f.has("level_order") ? "level_order" : "cycle_start"
+                throw Failure.badRequest("make: \"\(field)\" applies to level files; procedural levels are drawn from their seeds")
             }
             let num = try f.int("num_levels", default: 0, 0...Int.max)
             let start = try f.int("start_level", default: 0, 0...Int.max)
@@ -401,6 +406,7 @@ struct MakeRequest {
             }
         }
         order = try f.choice("level_order", default: .cycle)
+        cycleStart = try f.choice("cycle_start", default: .first)
         encoder = try f.choice("encoder", default: .objects)
         maxObjects = try f.int("max_objects", default: 128, 1...10_000)
         reward = try f.choice("reward", default: .progress)
@@ -415,6 +421,8 @@ struct MakeRequest {
         }
         maxShots = try f.int("max_shots", default: 100, 1...1_000_000)
         trajectory = try f.bool("trajectory", default: false)
+        aimNoise = try f.double("aim_noise", default: 0, EnvConfig.aimNoiseRange)
+        bucketStart = try f.choice("bucket_start", default: .centre)
         count = try f.int("num_envs", default: 1, 1...4096)
         threads = try f.int("threads", default: 1, 1...256)
         seed = UInt64(try f.int("seed", default: 0, 0...Int.max))

@@ -218,11 +218,14 @@ public final class ServeSession {
             config = EnvConfig(procedural: p)
         }
         config.order = r.order
+        config.cycleStart = r.cycleStart
         config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects)
         config.reward = r.reward
         config.action = r.action
         config.maxShots = r.maxShots
         config.recordTrajectory = r.trajectory
+        config.aimNoise = r.aimNoise
+        config.bucketStart = r.bucketStart
         // Checked before anything is built: the refused request must not allocate what it asks for.
         let bytes = Self.estimatedBytes(config, count: r.count)
         guard bytes <= memoryBudget else {
@@ -241,6 +244,8 @@ public final class ServeSession {
         w.field("autoreset", r.autoreset.rawValue)
         w.field("obs_encoding", r.encoding.rawValue)
         w.field("info_layout", r.infoLayout.rawValue)
+        w.field("aim_noise", r.aimNoise)
+        w.field("bucket_start", r.bucketStart.rawValue)
         w.key("levels")
         w.beginArray()
         for n in levelNames { w.string(n) }

@@ -113,6 +113,25 @@ public struct GameState: Sendable {
     /// Bucket centre x (board units) and direction (+1 right, -1 left).
     public var bucket: (x: Double, direction: Double) { (world.bucket?.x ?? 0, world.bucket?.direction ?? 1) }
 
+    /// Puts the bucket at `phase` of its back-and-forth cycle (0 to 1; a cycle is one trip right
+    /// from `minX` to `maxX` and back): phase 0 is the left end moving right, 0.5 the right end
+    /// moving left. Phase u maps to x by a triangle wave, so a uniform phase gives a uniform place
+    /// and direction. The rules' own start (the board centre, moving right) is phase 0.25.
+    /// For a new game: a game in progress is where its shots have left it.
+    public mutating func placeBucket(phase: Double) {
+        guard var b = world.bucket else { return }
+        let span = b.maxX - b.minX
+        let d = min(max(phase, 0), 1) * 2 * span
+        if d < span {
+            b.x = b.minX + d
+            b.direction = 1
+        } else {
+            b.x = b.maxX - (d - span)
+            b.direction = -1
+        }
+        world.bucket = b
+    }
+
     // MARK: Shooting
 
     /// Fires the cannon at `angle` radians from straight down (positive toward +x) and simulates

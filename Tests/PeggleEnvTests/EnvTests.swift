@@ -112,6 +112,21 @@ struct EnvTests {
         #expect(throws: EnvError.self) { try env.reset(level: 3) }
     }
 
+    /// With `cycleStart` `.seed`, `reset(seed: k)` every episode plays every level in turn, and a
+    /// vector's environments start spread over the levels.
+    @Test func aSeededCycleCanStartAtTheSeed() throws {
+        var c = config([tinyLevel(name: "A"), tinyLevel(name: "B"), tinyLevel(name: "C")])
+        c.cycleStart = .seed
+        var env = try PeggleEnv(config: c)
+        #expect(try (0..<7).map { try env.reset(seed: UInt64($0)).info.level } == [0, 1, 2, 0, 1, 2, 0])
+        #expect(try env.reset(seed: 4).info.level == 1)
+        #expect(try env.reset().info.level == 2)
+        #expect(try env.reset().info.level == 0)
+        var vec = try VectorEnv(config: c, count: 4)
+        try vec.reset(seed: 10)
+        #expect(vec.infos.map(\.level) == [1, 2, 0, 1])
+    }
+
     @Test func randomOrderIsSeeded() throws {
         var c = config((0..<6).map { tinyLevel(name: "L\($0)") })
         c.order = .random

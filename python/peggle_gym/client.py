@@ -388,7 +388,7 @@ def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
 
 # Element types of the info columns, as Gymnasium's `_add_info` would type them from the rows
 # (after `decode_info`); every other key holds integers.
-_COLUMN_DTYPES: dict[str, Any] = {"angle": np.float64, "game_seed": np.uint64, "level_seed": np.uint64, "won": np.bool_,
+_COLUMN_DTYPES: dict[str, Any] = {"angle": np.float64, "fired_angle": np.float64, "game_seed": np.uint64, "level_seed": np.uint64, "won": np.bool_,
                                   "level_name": object, "status": object}
 
 
@@ -435,11 +435,12 @@ def checked_width(width: int | None, name: str) -> int | None:
 
 def decode_info(info: dict) -> dict:
     """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
-    vector `_add_info` makes an array typed after the first value it sees): ``angle`` always a
-    float, ``game_seed`` and ``level_seed`` `numpy.uint64`, ``trajectory`` a list of float64
+    vector `_add_info` makes an array typed after the first value it sees): ``angle`` and
+    ``fired_angle`` always floats, ``game_seed`` and ``level_seed`` `numpy.uint64`, ``trajectory`` a list of float64
     ``(points, 2)`` arrays, one per ball."""
-    if "angle" in info:
-        info["angle"] = float(info["angle"])
+    for key in ("angle", "fired_angle"):
+        if key in info:
+            info[key] = float(info[key])
     if "game_seed" in info:
         info["game_seed"] = np.uint64(info["game_seed"])
     if "level_seed" in info:
@@ -475,6 +476,32 @@ def action_values(actions: Any, count: int, single: bool) -> list[float]:
     return values
 
 
+#: Where the bundled levels are installed: the package's ``levels`` folder (in a source checkout,
+#: a link to the repository's ``Levels``).
+LEVELS_DIR = pathlib.Path(__file__).resolve().parent / "levels"
+
+
+def bundled_levels() -> dict[str, str]:
+    """The levels installed with the package, by name (the file's stem, ``"first-steps"``) to
+    their file's path, in name order."""
+    return {p.stem: str(p) for p in sorted(LEVELS_DIR.glob("*.json"))}
+
+
+def level_path(level: str | os.PathLike) -> str:
+    """A level argument as an absolute file path: a bundled level's name (a string without a
+    folder or a ``.json`` suffix, such as ``"first-steps"``) is its installed file; anything else
+    is a path, made absolute against the working directory (the server may run elsewhere)."""
+    if isinstance(level, str) and os.sep not in level and not level.endswith(".json"):
+        bundled = bundled_levels()
+        if level in bundled:
+            return bundled[level]
+        if not os.path.exists(level):
+            raise ValueError(f"level {level!r} is neither a bundled level ({', '.join(bundled)}) nor a file")
+    if not isinstance(level, (str, os.PathLike)):
+        raise TypeError(f"a level must be a bundled level's name or a file path, not {level!r}")
+    return os.path.abspath(os.path.expanduser(os.fspath(level)))
+
+
 #: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
 PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
 
@@ -506,10 +533,12 @@ def procedural_fields(num_levels: int | None, start_level: int | None, distribut
 def make_request(levels, *, level_order: str | None, encoder: str, max_objects: int, reward: str,
                  action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
                  threads: int, obs_encoding: str, num_envs: int, autoreset: str,
-                 info_layout: str = "rows", procedural: dict | None = None) -> dict:
-    """The fields of a make request: level files (paths made absolute against the working
-    directory, so the server, which may run elsewhere, opens the files the caller meant), or
-    procedural levels (``procedural``: fields from `procedural_fields`)."""
+                 info_layout: str = "rows", procedural: dict | None = None, aim_noise: float | None = None,
+                 bucket_start: str | None = None, cycle_start: str | None = None) -> dict:
+    """The fields of a make request: level files or bundled levels' names (`level_path`), or
+    procedural levels (``procedural``: fields from `procedural_fields`). ``aim_noise``,
+    ``bucket_start`` and ``cycle_start`` are sent only when given (None: the server's defaults,
+    Peggle-v0's game)."""
     fields: dict[str, Any] = {}
     if procedural:
         if levels is not None:
@@ -523,11 +552,13 @@ def make_request(levels, *, level_order: str | None, encoder: str, max_objects: 
                              "(num_levels=..., start_level=..., distribution_mode=...)")
         if isinstance(levels, (str, os.PathLike)):
             levels = [levels]
-        paths = [os.path.abspath(os.path.expanduser(os.fspath(p))) for p in levels]
+        paths = [level_path(p) for p in levels]
         if not paths:
             raise ValueError("levels is empty")
         fields["levels"] = paths
         fields["level_order"] = level_order or "cycle"
+        if cycle_start is not None:
+            fields["cycle_start"] = cycle_start
     fields.update({
         "encoder": encoder, "max_objects": int(max_objects),
         "reward": reward, "action": action, "max_shots": int(max_shots), "trajectory": bool(trajectory),
@@ -538,7 +569,38 @@ def make_request(levels, *, level_order: str | None, encoder: str, max_objects: 
         fields["bins"] = int(bins)
     if mode is not None:
         fields["mode"] = mode
+    if aim_noise is not None:
+        if isinstance(aim_noise, bool) or not isinstance(aim_noise, (int, float, np.integer, np.floating)):
+            raise TypeError(f"aim_noise must be a number of radians, not {aim_noise!r}")
+        if not math.isfinite(aim_noise):
+            raise ValueError(f"aim_noise is {aim_noise}; it must be a finite number of radians (0 to 1)")
+        fields["aim_noise"] = float(aim_noise)  # the server checks the range and says so
+    if bucket_start is not None:
+        fields["bucket_start"] = bucket_start
     return fields
+
+
+class SeededCycleWarning:
+    """Warns once when seeded resets keep restarting a level cycle at its first level (level
+    files in ``cycle`` order with ``cycle_start="first"``, Peggle-v0's default): ``reset(seed=k)``
+    before every episode then plays level 0 only. The first seeded reset is the usual way to
+    start, so the warning waits for the second."""
+
+    def __init__(self, fields: dict):
+        self.armed = (len(fields.get("levels", ())) > 1 and fields.get("level_order") == "cycle"
+                      and fields.get("cycle_start", "first") == "first")
+        self.seeded = 0
+
+    def seeded_reset(self) -> None:
+        if not self.armed:
+            return
+        self.seeded += 1
+        if self.seeded == 2:
+            self.armed = False
+            import warnings
+            warnings.warn("reset(seed=...) restarts level_order='cycle' at the first level, so seeding every reset "
+                          "plays level 0 only; pass cycle_start='seed' (Peggle-v1's default) to start the cycle at "
+                          "seed mod len(levels), or reset() without a seed to go on cycling", stacklevel=3)
 
 
 def start(peggle_path: str | os.PathLike | None, fields: dict) -> tuple[PeggleClient, dict]:

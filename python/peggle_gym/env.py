@@ -7,17 +7,19 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .client import (start, action_values, checked_width, decode_info, decode_obs, decode_rgb, level_option,
-                     make_request, procedural_fields, server_seed, space_from)
+from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs,
+                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
+from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
 
 
-class PeggleEnv(gym.Env):
+class PeggleEnv(Replayable, gym.Env):
     """One Peggle environment. One step is one shot, simulated to its end.
 
     Args:
-        level: a level file (JSON), or a list of them (same as ``levels``). Relative paths are
+        level: a bundled level's name (``"first-steps"``, see `peggle_gym.bundled_levels`) or a
+            level file (JSON), or a list of them (same as ``levels``). Relative paths are
             resolved against the current working directory.
         levels: level files; each episode plays one, in turn (``level_order="cycle"``, the
             default) or drawn from the seeded generator (``"random"``).
@@ -31,6 +33,13 @@ class PeggleEnv(gym.Env):
         templates: the layouts procedural levels are drawn from (default: all of
             ``arcs, rows, rings, spiral, funnel, bricks, waves, pockets, ramps``); a seed's layout
             is fixed by the seed, so two template lists split levels by layout.
+        aim_noise: radians (0 to 1), the standard deviation of the Gaussian added to every shot's
+            aim, drawn from the environment's seeded generator; ``info["fired_angle"]`` is the aim
+            fired. None: 0 (Peggle-v0); Peggle-v1 registers 0.02.
+        bucket_start: ``"centre"`` (the bucket starts each episode at the board's centre moving
+            right; None means this) or ``"random"`` (a seeded place and direction; Peggle-v1's).
+        cycle_start: where ``reset(seed=s)`` starts ``level_order="cycle"``: ``"first"`` (level
+            0; None means this) or ``"seed"`` (level ``s mod len(levels)``; Peggle-v1's).
         encoder: ``"objects"`` (globals then a padded list of ``max_objects`` objects, a flat
             vector) or ``"grid"`` (9 x 30 x 40 channels).
         reward: ``"progress"`` (orange cleared per shot as a fraction, +1 win, -1 loss),
@@ -58,7 +67,7 @@ class PeggleEnv(gym.Env):
     episode a function of ``s``; ``reset()`` continues the seeded generator (a first ``reset()``
     without any seed draws one from `np_random`, so fresh environments differ).
     Info (reset): level, level_name, score, balls_left, orange_left, shots, status, won,
-    game_seed, and with procedural levels level_seed (also on steps). Info (step): the same but game_seed, plus angle, pegs_hit, hits (per kind),
+    game_seed, and with procedural levels level_seed (also on steps). Info (step): the same but game_seed, plus angle, fired_angle, pegs_hit, hits (per kind),
     points, free_balls, caught and, with ``trajectory=True``, trajectory.
     Stepping after the episode ended raises `PeggleError` (code ``episode_over``); actions
     outside the action space raise it with code ``bad_action`` (they are not clipped).
@@ -69,6 +78,7 @@ class PeggleEnv(gym.Env):
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
                  level_order: str | None = None, num_levels: int | None = None, start_level: int | None = None,
                  distribution_mode: str | None = None, templates: list | None = None,
+                 aim_noise: float | None = None, bucket_start: str | None = None, cycle_start: str | None = None,
                  encoder: str = "objects", max_objects: int = 128,
                  reward: str = "progress", action: str = "continuous", bins: int = 31,
                  max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
@@ -83,16 +93,23 @@ class PeggleEnv(gym.Env):
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=1,
                               autoreset="disabled",
-                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates))
+                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates),
+                              aim_noise=aim_noise, bucket_start=bucket_start, cycle_start=cycle_start)
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
         self.client, made = start(peggle_path, fields)
+        self._remember_make(fields, peggle_path)
+        self._cycle_warning = SeededCycleWarning(fields)
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty
         #: with procedural levels.
         self.level_names: list[str] = list(made["levels"])
         #: The procedural levels' settings as the server took them (None with level files):
         #: num_levels, start_level, distribution_mode, templates.
         self.procedural: dict | None = made.get("procedural")
+        #: Aim noise, radians (the standard deviation added to every shot's aim), and where the
+        #: bucket starts each episode (``"centre"`` or ``"random"``), as the server took them.
+        self.aim_noise: float = float(made["aim_noise"])
+        self.bucket_start: str = made["bucket_start"]
         self.observation_space = space_from(made["observation_space"])
         self.action_space = space_from(made["action_space"])
         self._obs_shape = self.observation_space.shape
@@ -100,6 +117,8 @@ class PeggleEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        if seed is not None:
+            self._cycle_warning.seeded_reset()
         fields: dict[str, Any] = {}
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
@@ -112,16 +131,29 @@ class PeggleEnv(gym.Env):
             seed = int(self.np_random.integers(0, 2**62))  # the server reads seeds below ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        reply = self.client.request("reset", **fields)
+        reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape)[0]
         return obs, decode_info(reply["infos"][0])
 
     def step(self, action):
-        reply = self.client.request("step", actions=action_values(action, 1, single=True))
+        try:
+            reply = self._send("step", actions=action_values(action, 1, single=True))
+        except PeggleError as e:
+            if e.code != "episode_over":
+                raise
+            # The server runs one environment as a vector without autoreset; its message speaks
+            # of reset masks, which a single environment does not have.
+            raise PeggleError("episode_over", "the episode has ended (terminated or truncated); call reset()") from None
         obs = decode_obs(reply, "obs", self._obs_shape)[0]
         return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
                 decode_info(reply["infos"][0]))
+
+    def restore(self, token: Snapshot) -> np.ndarray:
+        """Puts the environment back as it was at `snapshot` (the episode, its generator and
+        aim-noise stream, the latest shot) and returns the observation it had then; stepping
+        with the same actions again gives the same results. The token stays valid."""
+        return decode_obs(self._restore(token), "obs", self._obs_shape)[0]
 
     def render(self) -> str | np.ndarray | None:
         """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line); with

@@ -9,8 +9,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (start, action_values, checked_width, cores, decode_info, decode_info_columns, decode_obs,
-                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
+from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns,
+                     decode_obs, decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
+from .state import Replayable, Snapshot
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -28,7 +29,7 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset {value!r} is not one of {', '.join(_MODES.values())} (or an AutoresetMode)")
 
 
-class PeggleVectorEnv(VectorEnv):
+class PeggleVectorEnv(Replayable, VectorEnv):
     """``num_envs`` Peggle environments in one server, with Gymnasium 1.x autoreset semantics
     exactly as `gymnasium.vector.SyncVectorEnv` has them:
 
@@ -53,7 +54,8 @@ class PeggleVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
                  levels: list | None = None, level_order: str | None = None, num_levels: int | None = None,
                  start_level: int | None = None, distribution_mode: str | None = None,
-                 templates: list | None = None, encoder: str = "objects",
+                 templates: list | None = None, aim_noise: float | None = None, bucket_start: str | None = None,
+                 cycle_start: str | None = None, encoder: str = "objects",
                  max_objects: int = 128, reward: str = "progress", action: str = "continuous",
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
@@ -73,9 +75,12 @@ class PeggleVectorEnv(VectorEnv):
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
                               autoreset=_MODES[mode_enum], info_layout=info_layout,
-                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates))
+                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates),
+                              aim_noise=aim_noise, bucket_start=bucket_start, cycle_start=cycle_start)
         self._columns = info_layout == "columns"
         self.client, made = start(peggle_path, fields)
+        self._remember_make(fields, peggle_path)
+        self._cycle_warning = SeededCycleWarning(fields)
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
@@ -84,6 +89,10 @@ class PeggleVectorEnv(VectorEnv):
         self.level_names: list[str] = list(made["levels"])
         #: The procedural levels' settings as the server took them (None with level files).
         self.procedural: dict | None = made.get("procedural")
+        #: Aim noise, radians (the standard deviation added to every shot's aim), and where the
+        #: bucket starts each episode (``"centre"`` or ``"random"``), as the server took them.
+        self.aim_noise: float = float(made["aim_noise"])
+        self.bucket_start: str = made["bucket_start"]
         self.single_observation_space = space_from(made["observation_space"])
         self.single_action_space = space_from(made["action_space"])
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -101,6 +110,8 @@ class PeggleVectorEnv(VectorEnv):
         None, or a list ``[s, s + 1, ...]``. ``options["level"]``: a level index or name."""
         seed = self._single_seed(seed)
         super().reset(seed=seed)
+        if seed is not None:
+            self._cycle_warning.seeded_reset()
         fields: dict[str, Any] = {}
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
@@ -124,7 +135,7 @@ class PeggleVectorEnv(VectorEnv):
             seed = int(self.np_random.integers(0, 2**62))  # room for seed + i; the server reads < ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        reply = self.client.request("reset", **fields)
+        reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape)
         if self._columns:
@@ -151,7 +162,7 @@ class PeggleVectorEnv(VectorEnv):
                          f"[s, s + 1, ..., s + {self.num_envs - 1}], not {seeds}")
 
     def step(self, actions):
-        reply = self.client.request("step", actions=action_values(actions, self.num_envs, single=False))
+        reply = self._send("step", actions=action_values(actions, self.num_envs, single=False))
         obs = decode_obs(reply, "obs", self._obs_shape)
         rewards = np.asarray(reply["rewards"], dtype=np.float64)
         terminated = np.asarray(reply["terminated"], dtype=np.bool_)
@@ -180,6 +191,12 @@ class PeggleVectorEnv(VectorEnv):
             # ...then the info of what the environment now holds.
             infos = self._add_info(infos, decode_info(info), i)
         return obs, rewards, terminated, truncated, infos
+
+    def restore(self, token: Snapshot) -> np.ndarray:
+        """Puts every environment back as it was at `snapshot` (games, generators, autoreset
+        state) and returns their observations then, ``(num_envs, *shape)``; stepping with the
+        same actions again gives the same results. The token stays valid."""
+        return decode_obs(self._restore(token), "obs", self._obs_shape)
 
     def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
         """Every environment's board: as text with ``render_mode="ansi"``, as pixels with

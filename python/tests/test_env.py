@@ -71,6 +71,7 @@ def test_an_episode_ends_by_termination_or_truncation_at_max_shots(make_env):
         with pytest.raises(PeggleError) as e:
             env.step([0.0])
         assert e.value.code == "episode_over"
+        assert e.value.message == "the episode has ended (terminated or truncated); call reset()"
     env.reset()
     env.step([0.0])  # a reset starts a new episode
 
