@@ -231,9 +231,8 @@ public struct GreedyAgent: Agent {
 
     /// The value of shooting exactly `angle` from `game`, simulated on a copy.
     public static func value(of angle: Double, on game: GameState) -> Double {
-        var copy = game
-        guard let r = try? copy.shoot(angle: angle) else { return -.infinity }
-        return ShotValue.of(r, after: copy)
+        guard let r = try? game.outcome(ofShooting: angle) else { return -.infinity }
+        return ShotValue.of(r.shot, status: r.status, mode: game.level.mode)
     }
 }
 
@@ -250,8 +249,13 @@ public enum ShotValue {
     public static let win = 1_000_000.0
 
     public static func of(_ r: ShotResult, after game: GameState) -> Double {
-        var v = game.status == .won ? win : game.status == .lost ? -win : 0
-        switch game.level.mode {
+        of(r, status: game.status, mode: game.level.mode)
+    }
+
+    /// The value of shot `r` that left the game in `status`, in a game of `mode`.
+    public static func of(_ r: ShotResult, status: GameStatus, mode: GameMode) -> Double {
+        var v = status == .won ? win : status == .lost ? -win : 0
+        switch mode {
         case .classic:
             v += 1000 * Double(r.orangeCleared) + 200 * Double(r.freeBalls) + Double(r.points) / 10 + Double(r.hits.total)
         case .beatTheScore:
