@@ -97,7 +97,8 @@ public struct GreedyAgent: Agent {
         return (r.angle, r.value, r.tried)
     }
 
-    /// `search`, with the shots it simulated.
+    /// `search`, with the shots it valued (an aim that recurs within the decision, where noise
+    /// offsets clamp at the aim limits, counts each time but is simulated once).
     public func searchCounting(_ game: GameState, sigma: Double = 0)
         -> (angle: Double, value: Double, tried: [(angle: Double, value: Double)], simulations: Int) {
         let limit = game.rules.maxAim
