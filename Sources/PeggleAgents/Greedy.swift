@@ -97,15 +97,17 @@ public struct GreedyAgent: Agent {
         return (r.angle, r.value, r.tried)
     }
 
-    /// `search`, with the shots it simulated.
+    /// `search`, with the shots it valued (an aim that recurs within the decision, where noise
+    /// offsets clamp at the aim limits, counts each time but is simulated once).
     public func searchCounting(_ game: GameState, sigma: Double = 0)
         -> (angle: Double, value: Double, tried: [(angle: Double, value: Double)], simulations: Int) {
         let limit = game.rules.maxAim
         var tried: [(angle: Double, value: Double)] = []
         var screenedOut: [Double] = []
         var simulations = 0
+        var memo = ShotMemo()
         let coarse = coarseAngles(limit: limit)
-        tried += valued(game, coarse, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut)
+        tried += valued(game, coarse, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut, memo: &memo)
         var best = Self.best(tried)
         var half = 2 * limit / Double(candidates - 1)
         for _ in 0..<refineRounds where refineCandidates > 0 {
@@ -116,7 +118,7 @@ public struct GreedyAgent: Agent {
             for j in 0..<left { angles.append(center - Double(j + 1) / Double(left + 1) * half) }
             for j in 0..<right { angles.append(center + Double(j + 1) / Double(right + 1) * half) }
             angles.removeAll { a in abs(a) > limit || tried.contains { $0.angle == a } || screenedOut.contains(a) }
-            tried += valued(game, angles, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut)
+            tried += valued(game, angles, sigma: sigma, simulations: &simulations, screenedOut: &screenedOut, memo: &memo)
             best = Self.best(tried)
             half /= 2
         }
@@ -129,14 +131,14 @@ public struct GreedyAgent: Agent {
     /// are valued on every offset and returned, in their order in `angles`; the others are
     /// appended to `screenedOut`. A returned value is exactly what `evaluate` gives.
     func valued(_ game: GameState, _ angles: [Double], sigma: Double, simulations: inout Int,
-                screenedOut: inout [Double]) -> [(angle: Double, value: Double)] {
+                screenedOut: inout [Double], memo: inout ShotMemo) -> [(angle: Double, value: Double)] {
         guard sigma > 0, screen > 1, noiseSamples >= 4, angles.count > screenKeep(angles.count) else {
             simulations += angles.count * (sigma > 0 ? noiseSamples : 1)
-            return Array(zip(angles, evaluate(game, angles, sigma: sigma)))
+            return Array(zip(angles, evaluate(game, angles, sigma: sigma, memo: &memo)))
         }
         let first = screenOffsets, m = noiseSamples
         let rest = (0..<m).filter { !first.contains($0) }
-        let screened = shots(game, angles, offsets: first, sigma: sigma)
+        let screened = shots(game, angles, offsets: first, sigma: sigma, memo: &memo)
         simulations += angles.count * first.count
         let screenValues = (0..<angles.count).map { i in screened[i * first.count..<(i + 1) * first.count].reduce(0, +) }
         let order = Self.ranked(Array(zip(angles, screenValues)))
@@ -146,7 +148,7 @@ public struct GreedyAgent: Agent {
         let atStake = screened.contains { abs($0) >= ShotValue.win / 2 }
         let kept = order.prefix(atStake ? angles.count : screenKeep(angles.count)).sorted()
         let keptAngles = kept.map { angles[$0] }
-        let more = shots(game, keptAngles, offsets: rest, sigma: sigma)
+        let more = shots(game, keptAngles, offsets: rest, sigma: sigma, memo: &memo)
         simulations += kept.count * rest.count
         for i in order.dropFirst(kept.count) { screenedOut.append(angles[i]) }
         return kept.enumerated().map { k, i in
@@ -187,35 +189,51 @@ public struct GreedyAgent: Agent {
     /// Values of aiming at each angle on copies of `game`, in order (the mean over the noise
     /// offsets when sigma > 0), simulated in parallel over `threads`.
     public func evaluate(_ game: GameState, _ angles: [Double], sigma: Double = 0) -> [Double] {
+        var memo = ShotMemo()
+        return evaluate(game, angles, sigma: sigma, memo: &memo)
+    }
+
+    func evaluate(_ game: GameState, _ angles: [Double], sigma: Double, memo: inout ShotMemo) -> [Double] {
         let m = sigma > 0 ? noiseSamples : 1
-        let values = shots(game, angles, offsets: Array(0..<m), sigma: sigma)
+        let values = shots(game, angles, offsets: Array(0..<m), sigma: sigma, memo: &memo)
         // Summed in a fixed order, so the thread count never changes a value.
         return (0..<angles.count).map { i in values[i * m..<(i + 1) * m].reduce(0, +) / Double(m) }
     }
 
+    /// Values of shots already simulated from one state, by the angle's bit pattern. A shot's
+    /// value depends only on the state and the exact angle (the simulation is deterministic),
+    /// and near the ends of the aim range several noise offsets clamp to the same angle.
+    typealias ShotMemo = [UInt64: Double]
+
     /// The value of each angle shot at each of `offsets` (indices into `noiseOffsets`, scaled by
     /// sigma; offset 0 when sigma is 0), angle-major, simulated in parallel over `threads`.
-    func shots(_ game: GameState, _ angles: [Double], offsets: [Int], sigma: Double) -> [Double] {
+    /// Each distinct aim not in `memo` is simulated once and added to it.
+    func shots(_ game: GameState, _ angles: [Double], offsets: [Int], sigma: Double, memo: inout ShotMemo) -> [Double] {
         let scaled = sigma > 0 ? offsets.map { noiseOffsets[$0] * sigma } : [0]
         let m = scaled.count, limit = game.rules.maxAim
-        let jobs = angles.count * m
-        var shots = [Double](repeating: 0, count: jobs)
-        let run: @Sendable (Int) -> Double = { k in
-            Self.value(of: min(max(angles[k / m] + scaled[k % m], -limit), limit), on: game)
+        let aims = (0..<angles.count * m).map { k in min(max(angles[k / m] + scaled[k % m], -limit), limit) }
+        var fresh: [Double] = []
+        for a in aims where memo[a.bitPattern] == nil {
+            memo[a.bitPattern] = 0
+            fresh.append(a)
         }
-        shots.withUnsafeMutableBufferPointer { buf in
+        let todo = fresh
+        var values = [Double](repeating: 0, count: todo.count)
+        values.withUnsafeMutableBufferPointer { buf in
             // Each job writes its own slot.
             nonisolated(unsafe) let dst = buf
-            Parallel.forEach(jobs, threads: threads, chunksPerThread: .max) { k in dst[k] = run(k) }
+            Parallel.forEach(todo.count, threads: threads, chunksPerThread: .max) { k in
+                dst[k] = Self.value(of: todo[k], on: game)
+            }
         }
-        return shots
+        for (a, v) in zip(todo, values) { memo[a.bitPattern] = v }
+        return aims.map { memo[$0.bitPattern]! }
     }
 
     /// The value of shooting exactly `angle` from `game`, simulated on a copy.
     public static func value(of angle: Double, on game: GameState) -> Double {
-        var copy = game
-        guard let r = try? copy.shoot(angle: angle) else { return -.infinity }
-        return ShotValue.of(r, after: copy)
+        guard let r = try? game.outcome(ofShooting: angle) else { return -.infinity }
+        return ShotValue.of(r.shot, status: r.status, mode: game.level.mode)
     }
 }
 
@@ -232,8 +250,13 @@ public enum ShotValue {
     public static let win = 1_000_000.0
 
     public static func of(_ r: ShotResult, after game: GameState) -> Double {
-        var v = game.status == .won ? win : game.status == .lost ? -win : 0
-        switch game.level.mode {
+        of(r, status: game.status, mode: game.level.mode)
+    }
+
+    /// The value of shot `r` that left the game in `status`, in a game of `mode`.
+    public static func of(_ r: ShotResult, status: GameStatus, mode: GameMode) -> Double {
+        var v = status == .won ? win : status == .lost ? -win : 0
+        switch mode {
         case .classic:
             v += 1000 * Double(r.orangeCleared) + 200 * Double(r.freeBalls) + Double(r.points) / 10 + Double(r.hits.total)
         case .beatTheScore:

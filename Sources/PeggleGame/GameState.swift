@@ -138,6 +138,19 @@ public struct GameState: Sendable {
     /// until no ball is left in play, the shot time limit, or (beat the score) the game's time
     /// limit. Lit pegs are removed at the end; score, balls and status are updated.
     public mutating func shoot(angle: Double, recordTrajectory: Bool = false) throws(ShotError) -> ShotResult {
+        try play(angle: angle, recordTrajectory: recordTrajectory, settle: true)
+    }
+
+    /// What `shoot(angle:)` returns and the status it leaves, for a search that throws the state
+    /// away: the same shot, except that the pegs removed at its end are not taken out of the
+    /// physics (nothing steps this state again), which spares copying the obstacle store.
+    public consuming func outcome(ofShooting angle: Double) throws(ShotError) -> (shot: ShotResult, status: GameStatus) {
+        let shot = try play(angle: angle, recordTrajectory: false, settle: false)
+        return (shot, status)
+    }
+
+    /// `shoot`; with `settle` false, the pegs lit at the end leave the game but stay in the physics.
+    mutating func play(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> ShotResult {
         guard status == .playing else { throw .gameOver }
         guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
         if shotsTaken > 0 { roamPurple() }
@@ -149,7 +162,7 @@ public struct GameState: Sendable {
         world.removeAllBalls()
         ballInfo.removeAll(keepingCapacity: true)
         if let id = world.spawnBall(position: rules.cannon, velocity: velocity) { track(id) }
-        record(&shot)
+        if recordTrajectory { record(&shot) }
 
         var limit = rules.shotTimeLimit
         if let left = timeLeft { limit = min(limit, left) }
@@ -162,12 +175,13 @@ public struct GameState: Sendable {
             }
             world.step()
             shot.steps += 1
-            handleContacts(&shot)
+            // Most steps have no contact, and most shots record nothing: skip the calls then.
+            if world.contactCount > 0 { handleContacts(&shot) }
             checkStuck(&shot)
-            record(&shot)
+            if recordTrajectory { record(&shot) }
         }
         shot.duration = Double(shot.steps) * rules.physics.timeStep
-        finish(&shot)
+        finish(&shot, settle: settle)
         return shot
     }
 
@@ -342,22 +356,22 @@ public struct GameState: Sendable {
         }
     }
 
-    mutating func remove(_ i: Int, _ shot: inout ShotResult) {
+    mutating func remove(_ i: Int, _ shot: inout ShotResult, fromPhysics: Bool = true) {
         pegs[i].isRemoved = true
-        world.store.disable(i)
+        if fromPhysics { world.store.disable(i) }
         if pegs[i].kind == .orange {
             orangeCleared += 1
             shot.orangeCleared += 1
         }
     }
 
-    mutating func finish(_ shot: inout ShotResult) {
+    mutating func finish(_ shot: inout ShotResult, settle: Bool) {
         // A flip still under way completes now: no ball is left for it to push, and the next
         // aim (and any observer) must see the board at rest.
         world.completeTurn()
         for i in pegs.indices {
             pegs[i].impacts = 0
-            if pegs[i].isLit && !pegs[i].isRemoved { remove(i, &shot) }
+            if pegs[i].isLit && !pegs[i].isRemoved { remove(i, &shot, fromPhysics: settle) }
         }
         score += shot.points
         shot.freeBalls = shot.caught + rules.freeBalls(forShotPoints: shot.points)

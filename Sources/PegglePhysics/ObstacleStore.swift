@@ -280,6 +280,18 @@ public struct ObstacleStore: Sendable {
         let cx1 = Int(min(max((hi.x - lay.originX) * lay.invCell, 0), maxCol))
         let cy0 = Int(min(max((lo.y - lay.originY) * lay.invCell, 0), maxRow))
         let cy1 = Int(min(max((hi.y - lay.originY) * lay.invCell, 0), maxRow))
+        // Most sweeps of a shot cross only empty cells (free flight between pegs): with no
+        // primitive in the cells, nothing below could hit, so return what it would return.
+        var empty = true
+        for row in cy0...cy1 {
+            let base = row &* cols
+            if st.cellCircleStart[base &+ cx0] != st.cellCircleStart[base &+ cx1 &+ 1]
+                || st.cellEdgeStart[base &+ cx0] != st.cellEdgeStart[base &+ cx1 &+ 1] {
+                empty = false
+                break
+            }
+        }
+        if empty { return .none(limit) }
 
         let px = SIMD4<Double>(repeating: p.x), py = SIMD4<Double>(repeating: p.y)
         let dx = SIMD4<Double>(repeating: d.x), dy = SIMD4<Double>(repeating: d.y)
