@@ -1,5 +1,6 @@
 """peggle_gym.ray: a rating sharded over a local Ray instance equals one `peggle rate`, game for
 game; reruns add nothing; a worker killed mid-task loses nothing; bad input is refused untouched."""
+import gc
 import os
 import pathlib
 import signal
@@ -11,7 +12,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, children  # noqa: E402
 from peggle_gym import find_peggle  # noqa: E402
 from peggle_gym.ray import rate  # noqa: E402
 from peggle_gym.ray.__main__ import main  # noqa: E402
@@ -21,6 +22,17 @@ LEVELS = [str(ROOT / "Levels" / n) for n in ("first-steps.json", "spiral.json", 
 #: that a shard replays what the target already holds.
 OPTIONS = ["--agents", "random,greedy", "--candidates", "8", "--refine", "1x2", "--samples", "2",
            "--episodes", "3", "--batch-size", "4", "--budget", "12", "--batch", "3"]
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes():
+    """conftest's check, narrowed: while this module's Ray instance lives, Ray's own processes
+    (raylet, gcs_server, workers) come and go as children of this process; no `peggle` may stay."""
+    before = set(children())
+    yield
+    gc.collect()
+    left = sorted(p for p in set(children()) - before if p.split()[2].startswith("peggle"))
+    assert left == [], f"processes left behind: {left}"
 
 
 @pytest.fixture(scope="module")
