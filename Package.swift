@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "PeggleTestSupport", path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleAnalytics", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
