@@ -2,6 +2,7 @@
 single PeggleEnvs step for step; is_success; seeding; make_vec_env's signature and refusals;
 PPO with EvalCallback; CnnPolicy on the pixels encoder."""
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -197,12 +198,22 @@ def test_ppo_trains_and_eval_callback_runs(tmp_path, peggle_bin):
         eval_env.close()
 
 
+@pytest.mark.parametrize("encoder, warned", [
+    ("objects", []),
+    ("pixels", []),  # a channels-first uint8 image, as CnnPolicy wants
+    # Why pixels exist: the grid is no image to SB3 (float32, bounds -1 to 1, 30 rows).
+    ("grid", ["`dtype` is (float32)", "bounds are not in [0, 255]", "minimal resolution for an image is 36x36"]),
+])
+def test_sb3_check_env(encoder, warned, make_env):
+    env = make_env(encoder=encoder, **V1_KWARGS)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env, warn=True)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == len(warned) and all(w in m for w, m in zip(warned, messages)), messages
+
+
 def test_cnn_policy_trains_on_pixels_without_a_custom_extractor(peggle_bin):
-    single = PeggleEnv("first-steps", encoder="pixels", max_shots=5)
-    try:
-        check_env(single, warn=True)  # SB3's checker: a channels-first uint8 image CnnPolicy takes
-    finally:
-        single.close()
     env = make_vec_env("first-steps", n_envs=2, seed=0, env_kwargs=dict(encoder="pixels", max_shots=5))
     try:
         assert env.observation_space.shape == (3, 72, 96) and env.observation_space.dtype == np.uint8
