@@ -24,8 +24,9 @@ let package = Package(
         .target(name: "PegglePhysics"),
         // The game: levels, rules, scoring, modes, shot resolution. Value types over PegglePhysics.
         .target(name: "PeggleGame", dependencies: ["PegglePhysics"]),
-        // The RL environment: spaces, encoders, rewards, Env, VectorEnv, the serve protocol.
-        .target(name: "PeggleEnv", dependencies: ["PeggleGame"]),
+        // The RL environment: spaces, encoders, rewards, Env, VectorEnv, the serve protocol. The `pixels`
+        // encoder draws with PeggleAnalytics' PixelRenderer (one rasteriser, not a second copy).
+        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleAnalytics"]),
         // Analytics: SVG rendering of boards and trajectories, difficulty metrics, CSV and HTML reports.
         .target(name: "PeggleAnalytics", dependencies: ["PeggleGame"]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
@@ -48,7 +49,7 @@ let package = Package(
         .target(name: "PeggleTestSupport", path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleAnalytics", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),

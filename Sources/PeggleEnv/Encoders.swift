@@ -1,3 +1,4 @@
+import PeggleAnalytics
 import PeggleGame
 import PegglePhysics
 
@@ -7,6 +8,8 @@ public enum EncoderKind: String, Sendable, CaseIterable {
     case objects
     /// An image-like grid of channels (one per peg kind, blocks, bucket, globals).
     case grid
+    /// The board as an RGB picture, channels first, bytes 0...255 (`PixelRenderer`).
+    case pixels
 }
 
 /// Writes observations as float32 values in [-1, 1] into caller-owned memory, allocating
@@ -16,6 +19,9 @@ public struct ObservationEncoder: Sendable, Equatable {
     public let kind: EncoderKind
     /// Object slots (the `objects` encoder); a level with more pegs plus blocks is refused.
     public let maxObjects: Int
+    /// The `pixels` encoder's picture, pixels: `pixelWidth` across, and the height that keeps
+    /// the board's aspect ratio under the rules given at init (72 for 96 on the 800 x 600 board).
+    public let pixelWidth: Int, pixelHeight: Int
 
     /// Number of global features, first in the `objects` layout, first in the grid's last channel.
     public static let globalCount = 17
@@ -27,9 +33,21 @@ public struct ObservationEncoder: Sendable, Equatable {
     private static let powers = Power.allCases
     private static let kinds = PegKind.allCases
 
-    public init(kind: EncoderKind = .objects, maxObjects: Int = 128) {
+    /// The `pixels` encoder's default width: 96 x 72 pixels, above the 64 x 64 that common CNN
+    /// encoders take and NatureCNN's 36 x 36 minimum, with a peg about 3 pixels across.
+    public static let defaultPixelWidth = 96
+    /// Widths the `pixels` encoder takes: from NatureCNN's minimum height (36 rows on the
+    /// 800 x 600 board) to one pixel per board unit.
+    public static let pixelWidths = 48...800
+
+    /// `pixelWidth` applies to the `pixels` encoder only; it must be in `pixelWidths` (checked
+    /// by `PeggleEnv`), and `rules` sets the picture's aspect ratio (`PixelRenderer.size`).
+    public init(kind: EncoderKind = .objects, maxObjects: Int = 128, pixelWidth: Int = defaultPixelWidth,
+                rules: Rules = Rules()) {
         self.kind = kind
         self.maxObjects = maxObjects
+        self.pixelWidth = pixelWidth
+        pixelHeight = (try? PixelRenderer.size(for: rules, width: pixelWidth).height) ?? 0
     }
 
     /// Shape of one observation.
@@ -37,11 +55,12 @@ public struct ObservationEncoder: Sendable, Equatable {
         switch kind {
         case .objects: [Self.globalCount + maxObjects * Self.objectFeatures]
         case .grid: [Self.gridChannels, Self.gridHeight, Self.gridWidth]
+        case .pixels: [3, pixelHeight, pixelWidth]
         }
     }
 
     /// The observation space.
-    public var space: Space { .box(low: -1, high: 1, shape: shape) }
+    public var space: Space { kind == .pixels ? .image(shape: shape) : .box(low: -1, high: 1, shape: shape) }
 
     /// Floats in one observation.
     public var size: Int {
@@ -49,6 +68,7 @@ public struct ObservationEncoder: Sendable, Equatable {
         switch kind {
         case .objects: Self.globalCount + maxObjects * Self.objectFeatures
         case .grid: Self.gridChannels * Self.gridHeight * Self.gridWidth
+        case .pixels: 3 * pixelHeight * pixelWidth
         }
     }
 
@@ -61,11 +81,14 @@ public struct ObservationEncoder: Sendable, Equatable {
     }
 
     /// Writes the observation of `state` (after `shots` of an episode capped at `maxShots`).
-    public func encode(_ state: GameState, shots: Int, maxShots: Int, into out: UnsafeMutableBufferPointer<Float>) {
+    /// The `pixels` encoder draws with `raster`, which keeps its buffers from call to call.
+    public func encode(_ state: GameState, shots: Int, maxShots: Int, raster: inout PixelRaster,
+                       into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "observation buffer too small")
         switch kind {
         case .objects: encodeObjects(state, shots: shots, maxShots: maxShots, into: out)
         case .grid: encodeGrid(state, shots: shots, maxShots: maxShots, into: out)
+        case .pixels: encodePixels(state, raster: &raster, into: out)
         }
     }
 
@@ -226,5 +249,33 @@ public struct ObservationEncoder: Sendable, Equatable {
             o[7 * plane + (gh - 1) * gw + x] = 1
         }
         writeGlobals(s, shots: shots, maxShots: maxShots, into: o, at: 8 * plane)
+    }
+}
+
+/// What the `pixels` encoder draws with: a rasteriser and its picture, kept by each environment
+/// so an observation allocates nothing once they have the picture's size.
+public struct PixelRaster: Sendable {
+    var renderer = PixelRenderer()
+    var rgb: [UInt8] = []
+    public init() {}
+}
+
+extension ObservationEncoder {
+    // MARK: Pixels
+
+    /// The board as `SVGRenderer` draws it, without text or shot paths (between shots no peg is
+    /// lit): pegs by kind, blocks, the bucket with its direction arrow, the cannon. Channels
+    /// first (R, G, B planes of `pixelHeight` rows), each byte as a float32 whole number.
+    func encodePixels(_ s: GameState, raster: inout PixelRaster, into o: UnsafeMutableBufferPointer<Float>) {
+        // The width is checked when the environment is made, so the render cannot fail.
+        _ = try? raster.renderer.render(s, shots: [], width: pixelWidth, into: &raster.rgb)
+        let plane = pixelWidth * pixelHeight
+        raster.rgb.withUnsafeBufferPointer { rgb in
+            for p in 0..<plane {
+                o[p] = Float(rgb[3 * p])
+                o[plane + p] = Float(rgb[3 * p + 1])
+                o[2 * plane + p] = Float(rgb[3 * p + 2])
+            }
+        }
     }
 }

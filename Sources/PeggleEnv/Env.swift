@@ -1,4 +1,5 @@
 import Synchronization
+import PeggleAnalytics
 import PeggleGame
 import PegglePhysics
 
@@ -241,6 +242,8 @@ public struct PeggleEnv: Sendable {
     /// The episode's aim-noise stream, seeded at reset from `rng` (only when `aimNoise` > 0),
     /// so an episode's noise does not depend on earlier episodes' lengths.
     var noise = SeededGenerator(seed: 0)
+    /// The `pixels` encoder's rasteriser and picture (empty for the other encoders).
+    var raster = PixelRaster()
 
     /// An environment whose generator starts from `seed` (until a seeded reset).
     public init(config: EnvConfig, seed: UInt64 = 0) throws(EnvError) {
@@ -258,6 +261,16 @@ public struct PeggleEnv: Sendable {
         guard EnvConfig.aimNoiseRange.contains(config.aimNoise) else {
             throw EnvError("bad_request", "aim_noise is \(config.aimNoise); it must be in "
                 + "\(EnvConfig.aimNoiseRange.lowerBound)...\(EnvConfig.aimNoiseRange.upperBound) radians")
+        }
+        if config.encoder.kind == .pixels {
+            let w = config.encoder.pixelWidth, range = ObservationEncoder.pixelWidths
+            guard range.contains(w) else {
+                throw EnvError("bad_request", "pixel_width is \(w); it must be in \(range.lowerBound)...\(range.upperBound) pixels")
+            }
+            // The encoder's shape was fixed with its rules' aspect ratio; the pictures follow these.
+            guard let size = try? PixelRenderer.size(for: config.rules, width: w), size.height == config.encoder.pixelHeight else {
+                throw EnvError("bad_request", "the pixels encoder was made for another board's aspect ratio than config.rules'")
+            }
         }
         if case let .discrete(bins) = config.action, bins < 2 {
             throw EnvError("bad_request", "a discrete action needs at least 2 bins")
@@ -399,13 +412,13 @@ public struct PeggleEnv: Sendable {
     }
 
     /// Writes the current observation (zeros before the first reset).
-    public func observe(into obs: UnsafeMutableBufferPointer<Float>) {
+    public mutating func observe(into obs: UnsafeMutableBufferPointer<Float>) {
         guard game != nil else {
             for k in 0..<observationSize { obs[k] = 0 }
             return
         }
         // Borrowed in place: binding it to a local (`if let`) copied the whole game into a box.
-        config.encoder.encode(game!, shots: shots, maxShots: config.maxShots, into: obs)
+        config.encoder.encode(game!, shots: shots, maxShots: config.maxShots, raster: &raster, into: obs)
     }
 
     func summary() -> EnvInfo {

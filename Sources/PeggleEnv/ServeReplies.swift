@@ -46,6 +46,15 @@ extension ServeSession {
             w.endArray()
             w.key("low"); w.number(low)
             w.key("high"); w.number(high)
+        case let .image(shape):
+            w.field("type", "box")
+            w.field("dtype", "uint8")
+            w.key("shape")
+            w.beginArray()
+            for d in shape { w.int(d) }
+            w.endArray()
+            w.field("low", 0)
+            w.field("high", 255)
         case let .discrete(n):
             w.field("type", "discrete")
             w.field("dtype", "int64")

@@ -339,6 +339,8 @@ struct MakeRequest {
     var cycleStart: CycleStart
     var encoder: EncoderKind
     var maxObjects: Int
+    /// The `pixels` encoder's width, pixels.
+    var pixelWidth: Int
     var reward: RewardKind
     var action: ActionMode
     var maxShots: Int
@@ -356,7 +358,7 @@ struct MakeRequest {
 
     static let known = ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
                         "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode", "info_layout",
-                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start", "cycle_start"]
+                        "num_levels", "start_level", "distribution_mode", "templates", "aim_noise", "bucket_start", "cycle_start", "pixel_width"]
     /// The fields that ask for procedural levels.
     static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
 
@@ -409,6 +411,10 @@ struct MakeRequest {
         cycleStart = try f.choice("cycle_start", default: .first)
         encoder = try f.choice("encoder", default: .objects)
         maxObjects = try f.int("max_objects", default: 128, 1...10_000)
+        if f.has("pixel_width") && encoder != .pixels {
+            throw Failure.badRequest("make: \"pixel_width\" applies to the pixels encoder only (\"encoder\" is \"\(encoder.rawValue)\")")
+        }
+        pixelWidth = try f.int("pixel_width", default: ObservationEncoder.defaultPixelWidth, ObservationEncoder.pixelWidths)
         reward = try f.choice("reward", default: .progress)
         switch try f.string("action") ?? "continuous" {
         case "continuous":

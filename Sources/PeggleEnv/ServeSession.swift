@@ -102,14 +102,17 @@ public final class ServeSession {
     /// environment's game had diverged from the others (as it has after a few steps): per
     /// environment, its observation and final-observation rows (4 bytes a float), its game state
     /// (16 KiB, plus 256 bytes per object of the largest level) and, with trajectories, its
-    /// latest shot's ball paths (64 KiB); plus each level's starting state once. Measured on First
+    /// latest shot's ball paths (64 KiB), with the `pixels` encoder its rasteriser's buffers;
+    /// plus each level's starting state once. Measured on First
     /// Steps with 128 object slots, a diverged copy holds about 35 KB per environment; this
     /// estimates 44 KB.
     /// With procedural levels of at most 1,000 seeds, the new game of every level generated is
     /// kept too (one state at the generator's largest level per seed).
     public static func estimatedBytes(_ config: EnvConfig, count: Int) -> Int {
         let state = 16_384 + 256 * config.largestLevel
-        let perEnv = 2 * config.encoder.size * 4 + state + (config.recordTrajectory ? 65_536 : 0)
+        // The pixels encoder's rasteriser keeps a picture (3 bytes a pixel) and a coverage mask (4).
+        let raster = config.encoder.kind == .pixels ? 7 * config.encoder.pixelWidth * config.encoder.pixelHeight : 0
+        let perEnv = 2 * config.encoder.size * 4 + state + raster + (config.recordTrajectory ? 65_536 : 0)
         var kept = config.levels.count
         if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit { kept = p.numLevels }
         return count * perEnv + kept * state
@@ -219,7 +222,8 @@ public final class ServeSession {
         }
         config.order = r.order
         config.cycleStart = r.cycleStart
-        config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects)
+        config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects, pixelWidth: r.pixelWidth,
+                                            rules: config.rules)
         config.reward = r.reward
         config.action = r.action
         config.maxShots = r.maxShots

@@ -4,24 +4,31 @@ import PeggleGame
 public enum Space: Sendable, Equatable, CustomStringConvertible {
     /// `Box(low, high, shape, float32)`: every element in [low, high].
     case box(low: Float, high: Float, shape: [Int])
+    /// `Box(0, 255, shape, uint8)`: an image of bytes (the `pixels` encoder). The environment's
+    /// buffers and the serve protocol carry the bytes as float32 whole numbers.
+    case image(shape: [Int])
     /// `Discrete(n)`: integers 0 ..< n.
     case discrete(n: Int)
 
     /// As Gymnasium prints it: `Box(-1.0, 1.0, (1,), float32)`, `Discrete(31)`.
     public var description: String {
+        func dims(_ shape: [Int]) -> String {
+            shape.count == 1 ? "(\(shape[0]),)" : "(" + shape.map(String.init).joined(separator: ", ") + ")"
+        }
         switch self {
         case let .box(low, high, shape):
-            let dims = shape.count == 1 ? "(\(shape[0]),)" : "(" + shape.map(String.init).joined(separator: ", ") + ")"
-            return "Box(\(low), \(high), \(dims), float32)"
+            return "Box(\(low), \(high), \(dims(shape)), float32)"
+        case let .image(shape):
+            return "Box(0, 255, \(dims(shape)), uint8)"
         case let .discrete(n):
             return "Discrete(\(n))"
         }
     }
 
-    /// Number of float32 values in one sample of a box (1 for discrete).
+    /// Number of values in one sample of a box or image (1 for discrete).
     public var size: Int {
         switch self {
-        case let .box(_, _, shape): shape.reduce(1, *)
+        case let .box(_, _, shape), let .image(shape): shape.reduce(1, *)
         case .discrete: 1
         }
     }

@@ -185,7 +185,7 @@ struct ServeProtocolTests {
         (#"{"cmd": "render", "env": 7}"#, "bad_request"),
         (#"{"cmd": "restore", "snapshot": 99}"#, "no_snapshot"),
         (#"{"cmd": "make", "levels": ["Levels/none.json"]}"#, "level_error"),
-        (#"{"cmd": "make", "levels": ["Levels/first-steps.json"], "encoder": "pixels"}"#, "bad_request"),
+        (#"{"cmd": "make", "levels": ["Levels/first-steps.json"], "encoder": "photo"}"#, "bad_request"),
         (#"{"cmd": "make", "levels": ["Levels/first-steps.json"], "num_envs": 0}"#, "bad_request"),
         (#"{"cmd": "make", "levels": ["Levels/bench-grid.json"], "max_objects": 50}"#, "level_error"),
         (#"{"cmd": "make", "level": "Levels/first-steps.json", "colour": "red"}"#, "bad_request"),

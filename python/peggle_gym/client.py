@@ -368,9 +368,10 @@ FRAME = "_frame"
 FRAME_ORDER = ("obs", "final_obs")
 
 
-def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
+def decode_obs(reply: dict, key: str, shape: tuple[int, ...], dtype: Any = np.float32) -> np.ndarray:
     """A reply's rows of observations (from the binary frame, ``key_b64`` or ``key``) as a new
-    float32 array of ``(rows, *shape)``."""
+    array of ``(rows, *shape)``: float32, or ``dtype`` (``uint8`` for the ``pixels`` encoder,
+    whose bytes travel as float32 whole numbers)."""
     rows = reply[key + "_shape"][0]
     if key + "_bytes" in reply:
         offset = 0
@@ -383,6 +384,8 @@ def decode_obs(reply: dict, key: str, shape: tuple[int, ...]) -> np.ndarray:
         flat = np.frombuffer(base64.b64decode(reply[key + "_b64"]), dtype="<f4").astype(np.float32)
     else:
         flat = np.asarray(reply[key], dtype=np.float32)
+    if flat.dtype != dtype:
+        flat = flat.astype(dtype)
     return flat.reshape((rows, *shape))
 
 
@@ -454,8 +457,9 @@ def space_from(desc: dict):
     """A Gymnasium space from the protocol's description."""
     from gymnasium import spaces
     if desc["type"] == "box":
-        return spaces.Box(low=np.float32(desc["low"]), high=np.float32(desc["high"]),
-                          shape=tuple(desc["shape"]), dtype=np.float32)
+        dtype = np.dtype(desc["dtype"])  # float32, or uint8 for the pixels encoder's images
+        return spaces.Box(low=dtype.type(desc["low"]), high=dtype.type(desc["high"]),
+                          shape=tuple(desc["shape"]), dtype=dtype)
     if desc["type"] == "discrete":
         return spaces.Discrete(int(desc["n"]))
     raise PeggleError("protocol", f"unknown space type {desc['type']!r}")
@@ -530,7 +534,8 @@ def procedural_fields(num_levels: int | None, start_level: int | None, distribut
     return fields
 
 
-def make_request(levels, *, level_order: str | None, encoder: str, max_objects: int, reward: str,
+def make_request(levels, *, level_order: str | None, encoder: str, max_objects: int, pixel_width: int | None = None,
+                 reward: str,
                  action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
                  threads: int, obs_encoding: str, num_envs: int, autoreset: str,
                  info_layout: str = "rows", procedural: dict | None = None, aim_noise: float | None = None,
@@ -567,6 +572,8 @@ def make_request(levels, *, level_order: str | None, encoder: str, max_objects: 
     })
     if action == "discrete":
         fields["bins"] = int(bins)
+    if pixel_width is not None:
+        fields["pixel_width"] = _whole("pixel_width", pixel_width)  # the server checks the range and the encoder
     if mode is not None:
         fields["mode"] = mode
     if aim_noise is not None:

@@ -41,7 +41,11 @@ class PeggleEnv(Replayable, gym.Env):
         cycle_start: where ``reset(seed=s)`` starts ``level_order="cycle"``: ``"first"`` (level
             0; None means this) or ``"seed"`` (level ``s mod len(levels)``; Peggle-v1's).
         encoder: ``"objects"`` (globals then a padded list of ``max_objects`` objects, a flat
-            vector) or ``"grid"`` (9 x 30 x 40 channels).
+            vector), ``"grid"`` (9 x 30 x 40 channels) or ``"pixels"`` (the board as a
+            channels-first ``uint8`` picture, ``(3, 72, 96)`` by default, for SB3's
+            ``CnnPolicy``).
+        pixel_width: the ``pixels`` picture's width, 48 to 800 (None: 96); the height is 3/4 of
+            it. Only with ``encoder="pixels"``.
         reward: ``"progress"`` (orange cleared per shot as a fraction, +1 win, -1 loss),
             ``"score"`` (points / 10,000) or ``"win"`` (+1 / -1 at the end).
         action: ``"continuous"`` (``Box(-1, 1, (1,))``, the aim across the cannon's range) or
@@ -79,7 +83,7 @@ class PeggleEnv(Replayable, gym.Env):
                  level_order: str | None = None, num_levels: int | None = None, start_level: int | None = None,
                  distribution_mode: str | None = None, templates: list | None = None,
                  aim_noise: float | None = None, bucket_start: str | None = None, cycle_start: str | None = None,
-                 encoder: str = "objects", max_objects: int = 128,
+                 encoder: str = "objects", max_objects: int = 128, pixel_width: int | None = None,
                  reward: str = "progress", action: str = "continuous", bins: int = 31,
                  max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  threads: int = 1, obs_encoding: str = "f32", render_mode: str | None = None,
@@ -89,7 +93,7 @@ class PeggleEnv(Replayable, gym.Env):
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
         fields = make_request(levels if levels is not None else level, level_order=level_order,
-                              encoder=encoder, max_objects=max_objects, reward=reward, action=action,
+                              encoder=encoder, max_objects=max_objects, pixel_width=pixel_width, reward=reward, action=action,
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=1,
                               autoreset="disabled",
@@ -113,6 +117,7 @@ class PeggleEnv(Replayable, gym.Env):
         self.observation_space = space_from(made["observation_space"])
         self.action_space = space_from(made["action_space"])
         self._obs_shape = self.observation_space.shape
+        self._obs_dtype = self.observation_space.dtype
         self._seeded = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -133,7 +138,7 @@ class PeggleEnv(Replayable, gym.Env):
             fields["seed"] = server_seed(seed)
         reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
-        obs = decode_obs(reply, "obs", self._obs_shape)[0]
+        obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         return obs, decode_info(reply["infos"][0])
 
     def step(self, action):
@@ -145,7 +150,7 @@ class PeggleEnv(Replayable, gym.Env):
             # The server runs one environment as a vector without autoreset; its message speaks
             # of reset masks, which a single environment does not have.
             raise PeggleError("episode_over", "the episode has ended (terminated or truncated); call reset()") from None
-        obs = decode_obs(reply, "obs", self._obs_shape)[0]
+        obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
                 decode_info(reply["infos"][0]))
 
@@ -153,7 +158,7 @@ class PeggleEnv(Replayable, gym.Env):
         """Puts the environment back as it was at `snapshot` (the episode, its generator and
         aim-noise stream, the latest shot) and returns the observation it had then; stepping
         with the same actions again gives the same results. The token stays valid."""
-        return decode_obs(self._restore(token), "obs", self._obs_shape)[0]
+        return decode_obs(self._restore(token), "obs", self._obs_shape, self._obs_dtype)[0]
 
     def render(self) -> str | np.ndarray | None:
         """With ``render_mode="ansi"``, the board as text (80 x 30 cells and a status line); with

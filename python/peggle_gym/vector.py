@@ -55,7 +55,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                  levels: list | None = None, level_order: str | None = None, num_levels: int | None = None,
                  start_level: int | None = None, distribution_mode: str | None = None,
                  templates: list | None = None, aim_noise: float | None = None, bucket_start: str | None = None,
-                 cycle_start: str | None = None, encoder: str = "objects",
+                 cycle_start: str | None = None, encoder: str = "objects", pixel_width: int | None = None,
                  max_objects: int = 128, reward: str = "progress", action: str = "continuous",
                  bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
                  autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
@@ -71,7 +71,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         if threads is None:
             threads = max(1, min(int(num_envs), cores()))
         fields = make_request(levels if levels is not None else level, level_order=level_order,
-                              encoder=encoder, max_objects=max_objects, reward=reward, action=action,
+                              encoder=encoder, max_objects=max_objects, pixel_width=pixel_width, reward=reward, action=action,
                               bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
                               threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
                               autoreset=_MODES[mode_enum], info_layout=info_layout,
@@ -98,6 +98,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._obs_shape = self.single_observation_space.shape
+        self._obs_dtype = self.single_observation_space.dtype
         self._seeded = False
 
     @property
@@ -137,7 +138,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
             fields["seed"] = server_seed(seed)
         reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
-        obs = decode_obs(reply, "obs", self._obs_shape)
+        obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
         if self._columns:
             return obs, decode_info_columns(reply["infos"], self.num_envs)
         infos: dict[str, Any] = {}
@@ -163,12 +164,12 @@ class PeggleVectorEnv(Replayable, VectorEnv):
 
     def step(self, actions):
         reply = self._send("step", actions=action_values(actions, self.num_envs, single=False))
-        obs = decode_obs(reply, "obs", self._obs_shape)
+        obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
         rewards = np.asarray(reply["rewards"], dtype=np.float64)
         terminated = np.asarray(reply["terminated"], dtype=np.bool_)
         truncated = np.asarray(reply["truncated"], dtype=np.bool_)
         final_mask = reply.get("final_mask")
-        final_obs = decode_obs(reply, "final_obs", self._obs_shape) if final_mask else None
+        final_obs = decode_obs(reply, "final_obs", self._obs_shape, self._obs_dtype) if final_mask else None
         if self._columns:
             infos = decode_info_columns(reply["infos"], self.num_envs)
             if final_mask:
@@ -196,7 +197,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         """Puts every environment back as it was at `snapshot` (games, generators, autoreset
         state) and returns their observations then, ``(num_envs, *shape)``; stepping with the
         same actions again gives the same results. The token stays valid."""
-        return decode_obs(self._restore(token), "obs", self._obs_shape)
+        return decode_obs(self._restore(token), "obs", self._obs_shape, self._obs_dtype)
 
     def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
         """Every environment's board: as text with ``render_mode="ansi"``, as pixels with

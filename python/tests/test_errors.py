@@ -33,8 +33,8 @@ def test_an_invalid_level_is_refused_with_the_reason(make_env, tmp_path):
 
 
 def test_bad_make_arguments_are_refused(make_env, make_vec):
-    with pytest.raises(PeggleError, match="bad_request.*encoder"):
-        make_env(encoder="pixels")
+    with pytest.raises(PeggleError, match='bad_request.*"encoder" is "photo"; expected one of: objects, grid, pixels'):
+        make_env(encoder="photo")
     with pytest.raises(PeggleError, match="bad_request.*num_envs"):
         make_vec(num_envs=0)
     with pytest.raises(PeggleError, match="level_error.*max_objects"):

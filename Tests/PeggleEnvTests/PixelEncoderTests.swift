@@ -1,0 +1,66 @@
+import PeggleAnalytics
+import PeggleEnv
+import PeggleGame
+import Testing
+
+/// The `pixels` encoder: the rasteriser's picture of the board, channels first, as an image
+/// space SB3's CnnPolicy takes (issue 15).
+@Suite("Pixels encoder")
+struct PixelEncoderTests {
+    static func pixels(width: Int = ObservationEncoder.defaultPixelWidth) -> ObservationEncoder {
+        ObservationEncoder(kind: .pixels, pixelWidth: width)
+    }
+
+    @Test func spaceIsAChannelsFirstByteImage() throws {
+        let env = try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
+        #expect(env.observationSpace == .image(shape: [3, 72, 96]))
+        #expect(env.observationSpace.description == "Box(0, 255, (3, 72, 96), uint8)")
+        #expect(env.observationSize == 3 * 72 * 96)
+        // The smallest width gives NatureCNN's smallest height, 36 rows.
+        #expect(Self.pixels(width: 48).shape == [3, 36, 48])
+    }
+
+    /// The observation is exactly `PixelRenderer`'s picture of the state without shots, R, G and
+    /// B planes in turn.
+    @Test func observationIsTheRasterisersPictureChannelsFirst() throws {
+        var env = try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
+        var obs = try env.reset(seed: 3).observation
+        for a in [0.2, -0.4] { obs = try env.step(a).observation }
+        var renderer = PixelRenderer()
+        var rgb: [UInt8] = []
+        let (w, h) = try renderer.render(env.game!, width: 96, into: &rgb)
+        #expect((w, h) == (96, 72))
+        let plane = w * h
+        var expected = [Float](repeating: 0, count: 3 * plane)
+        for p in 0..<plane {
+            for c in 0..<3 { expected[c * plane + p] = Float(rgb[3 * p + c]) }
+        }
+        #expect(obs == expected)
+        #expect(Set(obs.map { $0 == $0.rounded() && $0 >= 0 && $0 <= 255 }) == [true])
+    }
+
+    /// Same seed and actions, same bytes, on any thread count; pinned so a change to the
+    /// rasteriser or the encoder is seen.
+    @Test func framesAreDeterministicAndPinned() throws {
+        var hashes: [UInt64] = []
+        for threads in [1, 2] {
+            var vec = try VectorEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()), count: 3,
+                                    autoreset: .sameStep, threads: threads)
+            try vec.reset(seed: 7)
+            var h = Hasher64()
+            for step in 0..<4 {
+                try vec.step(actions(3, seed: UInt64(step)))
+                h.add(vec.observations)
+            }
+            hashes.append(h.value)
+        }
+        #expect(hashes[0] == hashes[1])
+        #expect(hashes[0] == 16_184_018_582_350_464_853)
+    }
+
+    @Test func widthOutsideTheRangeIsRefused() throws {
+        #expect(throws: EnvError("bad_request", "pixel_width is 47; it must be in 48...800 pixels")) {
+            try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels(width: 47)))
+        }
+    }
+}
