@@ -25,8 +25,8 @@ let package = Package(
         // The game: levels, rules, scoring, modes, shot resolution. Value types over PegglePhysics.
         .target(name: "PeggleGame", dependencies: ["PegglePhysics"]),
         // The RL environment: spaces, encoders, rewards, Env, VectorEnv, the serve protocol. The `pixels`
-        // encoder draws with PeggleAnalytics' PixelRenderer (one rasteriser, not a second copy).
-        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleAnalytics"]),
+        // encoder draws with the rasteriser it is given (PeggleAnalytics' PixelRenderer): one rasteriser.
+        .target(name: "PeggleEnv", dependencies: ["PeggleGame"]),
         // Analytics: SVG rendering of boards and trajectories, difficulty metrics, CSV and HTML reports.
         .target(name: "PeggleAnalytics", dependencies: ["PeggleGame"]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.

@@ -29,7 +29,7 @@ public struct PixelRenderer: Sendable {
     /// Pixels per board unit of the default picture (800 x 600 under the default rules).
     public static let defaultScale = 1.0
     /// Tallest picture, pixels (the height follows the board's aspect ratio).
-    public static let maxHeight = 16_384
+    public static let maxHeight = Rules.maxPictureHeight
 
     /// A requested size outside `widthRange`.
     public struct SizeError: Error, Equatable, CustomStringConvertible {
@@ -61,10 +61,7 @@ public struct PixelRenderer: Sendable {
             let range = Double(widthRange.lowerBound)...Double(widthRange.upperBound)
             w = natural.isFinite ? Int(min(max(natural, range.lowerBound), range.upperBound)) : 800
         }
-        let ratio = board.boardWidth > 0 && board.boardHeight > 0 ? board.boardHeight / board.boardWidth : 0.75
-        // Clamped before converting, so an extreme board cannot trap; no valid board comes near.
-        let h = min(max((Double(w) * ratio).rounded(), 1), Double(maxHeight))
-        return (w, h.isFinite ? Int(h) : 1)
+        return (w, rules.pictureHeight(width: w))
     }
 
     /// Draws `state` and the ball paths of `shots` (the shots that led to it, in order, taken with
@@ -653,5 +650,14 @@ struct Painter {
         c.compositeMask(PixelPalette.pegStroke)
         c.fillCircle(centre, 15, PixelPalette.cannon)
         c.ring(centre, 15, lineWidth: 1.5, PixelPalette.pegStroke)
+    }
+}
+
+/// The environment's `pixels` observation draws with this rasteriser (docs/environment.md).
+extension PixelRenderer: BoardRasterizer {
+    public mutating func drawBoard(_ state: GameState, width: Int, into rgb: inout [UInt8]) {
+        // The environment checks the width when it is made (`ObservationEncoder.pixelWidths`
+        // lies within `widthRange`), so this cannot fail.
+        _ = try? render(state, shots: [], width: width, into: &rgb)
     }
 }

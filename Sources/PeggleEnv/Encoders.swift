@@ -1,4 +1,3 @@
-import PeggleAnalytics
 import PeggleGame
 import PegglePhysics
 
@@ -8,7 +7,7 @@ public enum EncoderKind: String, Sendable, CaseIterable {
     case objects
     /// An image-like grid of channels (one per peg kind, blocks, bucket, globals).
     case grid
-    /// The board as an RGB picture, channels first, bytes 0...255 (`PixelRenderer`).
+    /// The board as an RGB picture, channels first, bytes 0...255 (drawn by `EnvConfig.rasterizer`).
     case pixels
 }
 
@@ -41,13 +40,13 @@ public struct ObservationEncoder: Sendable, Equatable {
     public static let pixelWidths = 48...800
 
     /// `pixelWidth` applies to the `pixels` encoder only; it must be in `pixelWidths` (checked
-    /// by `PeggleEnv`), and `rules` sets the picture's aspect ratio (`PixelRenderer.size`).
+    /// by `PeggleEnv`), and `rules` sets the picture's aspect ratio (`Rules.pictureHeight`).
     public init(kind: EncoderKind = .objects, maxObjects: Int = 128, pixelWidth: Int = defaultPixelWidth,
                 rules: Rules = Rules()) {
         self.kind = kind
         self.maxObjects = maxObjects
         self.pixelWidth = pixelWidth
-        pixelHeight = (try? PixelRenderer.size(for: rules, width: pixelWidth).height) ?? 0
+        pixelHeight = rules.pictureHeight(width: pixelWidth)
     }
 
     /// Shape of one observation.
@@ -255,9 +254,9 @@ public struct ObservationEncoder: Sendable, Equatable {
 /// What the `pixels` encoder draws with: a rasteriser and its picture, kept by each environment
 /// so an observation allocates nothing once they have the picture's size.
 public struct PixelRaster: Sendable {
-    var renderer = PixelRenderer()
+    var renderer: (any BoardRasterizer)?
     var rgb: [UInt8] = []
-    public init() {}
+    public init(renderer: (any BoardRasterizer)? = nil) { self.renderer = renderer }
 }
 
 extension ObservationEncoder {
@@ -267,8 +266,8 @@ extension ObservationEncoder {
     /// lit): pegs by kind, blocks, the bucket with its direction arrow, the cannon. Channels
     /// first (R, G, B planes of `pixelHeight` rows), each byte as a float32 whole number.
     func encodePixels(_ s: GameState, raster: inout PixelRaster, into o: UnsafeMutableBufferPointer<Float>) {
-        // The width is checked when the environment is made, so the render cannot fail.
-        _ = try? raster.renderer.render(s, shots: [], width: pixelWidth, into: &raster.rgb)
+        // The environment refuses the pixels encoder without a rasteriser, so there is one.
+        raster.renderer!.drawBoard(s, width: pixelWidth, into: &raster.rgb)
         let plane = pixelWidth * pixelHeight
         raster.rgb.withUnsafeBufferPointer { rgb in
             for p in 0..<plane {

@@ -1,5 +1,4 @@
 import Synchronization
-import PeggleAnalytics
 import PeggleGame
 import PegglePhysics
 
@@ -153,6 +152,9 @@ public struct EnvConfig: Sendable {
     /// Where the bucket starts each episode.
     public var bucketStart = BucketStart.centre
     public var rules = Rules()
+    /// What the `pixels` encoder draws with (PeggleAnalytics' `PixelRenderer()`); required by that
+    /// encoder, unused by the others. Each environment draws with its own copy.
+    public var rasterizer: (any BoardRasterizer)?
 
     /// The aim noises an environment takes, radians (the rater measures sigma50 up to 1.0).
     public static let aimNoiseRange = 0.0...1.0
@@ -267,8 +269,11 @@ public struct PeggleEnv: Sendable {
             guard range.contains(w) else {
                 throw EnvError("bad_request", "pixel_width is \(w); it must be in \(range.lowerBound)...\(range.upperBound) pixels")
             }
+            guard config.rasterizer != nil else {
+                throw EnvError("bad_request", "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")
+            }
             // The encoder's shape was fixed with its rules' aspect ratio; the pictures follow these.
-            guard let size = try? PixelRenderer.size(for: config.rules, width: w), size.height == config.encoder.pixelHeight else {
+            guard config.rules.pictureHeight(width: w) == config.encoder.pixelHeight else {
                 throw EnvError("bad_request", "the pixels encoder was made for another board's aspect ratio than config.rules'")
             }
         }
@@ -285,6 +290,7 @@ public struct PeggleEnv: Sendable {
             }
         }
         self.config = config
+        raster = PixelRaster(renderer: config.encoder.kind == .pixels ? config.rasterizer : nil)
         self.fresh = games
         self.rng = SeededGenerator(seed: seed)
         if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit {

@@ -36,6 +36,8 @@ public final class ServeSession {
     let loadLevel: LevelLoader
     let renderSVG: SVGRenderer
     let renderRGB: RGBRenderer?
+    /// What the `pixels` observation encoder draws with; nil: that encoder is refused.
+    let rasterizer: (any BoardRasterizer)?
     /// Bytes the environments and snapshots of this session may hold, by `estimatedBytes`.
     public let memoryBudget: Int
     /// The pixels of the latest `rgb` render, reused from render to render.
@@ -60,12 +62,14 @@ public final class ServeSession {
     /// (holding them longer would force a copy-on-write of every observation buffer).
     public internal(set) var frame: [[Float]] = []
 
-    /// `renderRGB` nil: `render` with format `rgb` is refused (`bad_request`).
+    /// `renderRGB` nil: `render` with format `rgb` is refused (`bad_request`); `rasterizer` nil:
+    /// `make` with the `pixels` encoder is.
     public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer, renderRGB: RGBRenderer? = nil,
-                memoryBudget: Int = ServeSession.defaultMemoryBudget) {
+                rasterizer: (any BoardRasterizer)? = nil, memoryBudget: Int = ServeSession.defaultMemoryBudget) {
         self.loadLevel = loadLevel
         self.renderSVG = renderSVG
         self.renderRGB = renderRGB
+        self.rasterizer = rasterizer
         self.memoryBudget = memoryBudget
     }
 
@@ -224,6 +228,7 @@ public final class ServeSession {
         config.cycleStart = r.cycleStart
         config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects, pixelWidth: r.pixelWidth,
                                             rules: config.rules)
+        config.rasterizer = rasterizer
         config.reward = r.reward
         config.action = r.action
         config.maxShots = r.maxShots

@@ -44,6 +44,7 @@ struct Serve: ParsableCommand {
             },
             renderSVG: { state, shots in renderer.render(state, shots: shots) },
             renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) },
+            rasterizer: PixelRenderer(),
             memoryBudget: memoryBudget << 20)
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }

@@ -11,8 +11,15 @@ struct PixelEncoderTests {
         ObservationEncoder(kind: .pixels, pixelWidth: width)
     }
 
+    /// A config with the pixels encoder and the rasteriser it draws with.
+    func drawn(_ encoder: ObservationEncoder = Self.pixels()) throws -> EnvConfig {
+        var c = config([try bundled("first-steps")], encoder: encoder)
+        c.rasterizer = PixelRenderer()
+        return c
+    }
+
     @Test func spaceIsAChannelsFirstByteImage() throws {
-        let env = try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
+        let env = try PeggleEnv(config: drawn())
         #expect(env.observationSpace == .image(shape: [3, 72, 96]))
         #expect(env.observationSpace.description == "Box(0, 255, (3, 72, 96), uint8)")
         #expect(env.observationSize == 3 * 72 * 96)
@@ -23,7 +30,7 @@ struct PixelEncoderTests {
     /// The observation is exactly `PixelRenderer`'s picture of the state without shots, R, G and
     /// B planes in turn.
     @Test func observationIsTheRasterisersPictureChannelsFirst() throws {
-        var env = try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
+        var env = try PeggleEnv(config: drawn())
         var obs = try env.reset(seed: 3).observation
         for a in [0.2, -0.4] { obs = try env.step(a).observation }
         var renderer = PixelRenderer()
@@ -44,7 +51,7 @@ struct PixelEncoderTests {
     @Test func framesAreDeterministicAndPinned() throws {
         var hashes: [UInt64] = []
         for threads in [1, 2] {
-            var vec = try VectorEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()), count: 3,
+            var vec = try VectorEnv(config: drawn(), count: 3,
                                     autoreset: .sameStep, threads: threads)
             try vec.reset(seed: 7)
             var h = Hasher64()
@@ -60,7 +67,16 @@ struct PixelEncoderTests {
 
     @Test func widthOutsideTheRangeIsRefused() throws {
         #expect(throws: EnvError("bad_request", "pixel_width is 47; it must be in 48...800 pixels")) {
-            try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels(width: 47)))
+            try PeggleEnv(config: drawn(Self.pixels(width: 47)))
+        }
+    }
+
+    /// PeggleEnv depends on PeggleGame alone: the rasteriser is given, and without one the
+    /// encoder is refused when the environment is made.
+    @Test func withoutARasteriserThePixelsEncoderIsRefused() throws {
+        #expect(throws: EnvError("bad_request",
+                                 "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")) {
+            try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
         }
     }
 }
