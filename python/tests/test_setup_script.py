@@ -28,14 +28,17 @@ exit 0''',
 }
 
 
-def run(tmp_path, *, installed=(), uid=1000, sudo=True, apt_fail=False, venv=True, python=False):
+PACKAGES = "libopenblas-dev libsqlite3-dev ca-certificates"  # what scripts/main and scripts/test name
+
+
+def run(tmp_path, *, installed=(), uid=1000, sudo=True, apt_fail=False, venv=True, python=False, dpkg=True):
     bin_dir, state = tmp_path / "bin", tmp_path / "state"
     bin_dir.mkdir()
     state.mkdir()
     (state / "installed").write_text("".join(p + "\n" for p in installed))
     (state / "log").write_text("")
     for name, body in FAKES.items():
-        if name == "sudo" and not sudo:
+        if (name == "sudo" and not sudo) or (name == "dpkg-query" and not dpkg):
             continue
         path = bin_dir / name
         path.write_text("#!/bin/bash\n" + body + "\n")
@@ -48,7 +51,7 @@ def run(tmp_path, *, installed=(), uid=1000, sudo=True, apt_fail=False, venv=Tru
         env["FAKE_APT_FAIL"] = "1"
     if not venv:
         env["FAKE_NO_VENV"] = "1"
-    script = f'source "{ROOT}/scripts/lib/setup.sh"; setup_system{" --python" if python else ""}; echo done'
+    script = f'source "{ROOT}/scripts/lib/setup.sh"; setup_system{" --python" if python else ""} {PACKAGES}; echo done'
     r = subprocess.run(["/bin/bash", "-c", script], env=env, capture_output=True, text=True, timeout=60)
     return r, (state / "log").read_text().splitlines(), (state / "installed").read_text().split()
 
@@ -98,11 +101,20 @@ def test_a_failing_apt_get_names_the_packages_and_the_command(tmp_path):
                                          "&& apt-get install -y libopenblas-dev libsqlite3-dev ca-certificates")
 
 
+def test_without_dpkg_query_apt_get_is_asked_for_every_package(tmp_path):
+    r, log, _ = run(tmp_path, uid=0, dpkg=False)
+    assert r.returncode == 0, r.stderr
+    assert log == ["apt-get update -qq",
+                   "apt-get install -y -qq --no-install-recommends libopenblas-dev libsqlite3-dev ca-certificates"]
+
+
 @pytest.mark.parametrize("script", ["scripts/main", "scripts/test"])
 def test_both_commands_set_up_before_building(script):
     text = (ROOT / script).read_text()
     assert "source scripts/lib/setup.sh" in text
     setup = text.index("setup_system")
+    # Each command names the Debian packages it needs; the set-up installs the missing ones.
+    assert text[setup:text.index("\n", setup)].split("#")[0].split()[-3:] == PACKAGES.split()
     assert setup < text.index("swift build")
 
 

@@ -1,12 +1,14 @@
 # The set-up scripts/main and scripts/test share (sourced, not run): each installs only what is
 # missing, so on a machine that has everything it costs a second. Messages go to standard error.
 #
-#   setup_system [--python]  Debian packages the build needs: libopenblas-dev (cblas.h and
-#                            libopenblas for the CBLAS module), libsqlite3-dev (the SQLite GRDB
-#                            links), ca-certificates (SwiftPM fetches the dependencies over https)
-#                            and git if missing (SwiftPM fetches them with it);
-#                            with --python also python3-venv when Python cannot make a virtual
-#                            environment. Installed with apt-get, through sudo when not root.
+#   setup_system [--python] PACKAGE...
+#                            The Debian packages the caller names (scripts/main and scripts/test:
+#                            libopenblas-dev for the CBLAS module's cblas.h and libopenblas,
+#                            libsqlite3-dev for the SQLite GRDB links, ca-certificates because
+#                            SwiftPM fetches the dependencies over https), and git if missing
+#                            (SwiftPM fetches them with it); with --python also python3-venv when
+#                            Python cannot make a virtual environment. Those not installed are
+#                            installed with apt-get, through sudo when not root.
 #   setup_python             The Python test requirements (python/requirements-test.txt), with pip,
 #                            into the active virtual environment or else .venv (Debian's Python
 #                            refuses pip installs into the system: PEP 668). Sets PEGGLE_PYTHON.
@@ -27,17 +29,22 @@ setup_system() {
         setup_say "error: python3 is not on PATH. Install Python 3 (Debian: apt-get install python3) and run this again."
         exit 1
     fi
-    local wanted=(libopenblas-dev libsqlite3-dev ca-certificates)
+    local python=
+    if [ "${1:-}" = --python ]; then python=1; shift; fi
+    local wanted=("$@")
     command -v git >/dev/null 2>&1 || wanted+=(git)
-    if [ "${1:-}" = --python ] && ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+    if [ -n "$python" ] && ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
         wanted+=(python3-venv)
     fi
-    if ! command -v dpkg-query >/dev/null 2>&1; then
-        setup_say "not a Debian system (no dpkg-query): make sure these, or your system's equivalents, are installed: ${wanted[*]}"
+    local missing=() p
+    if command -v dpkg-query >/dev/null 2>&1; then
+        for p in "${wanted[@]}"; do setup_installed "$p" || missing+=("$p"); done
+    elif command -v apt-get >/dev/null 2>&1; then
+        missing=("${wanted[@]}")  # apt without dpkg-query to ask: apt-get skips what is there
+    else
+        setup_say "not a Debian system (no apt-get): make sure these, or your system's equivalents, are installed: ${wanted[*]}"
         return 0
     fi
-    local missing=() p
-    for p in "${wanted[@]}"; do setup_installed "$p" || missing+=("$p"); done
     [ ${#missing[@]} -eq 0 ] && return 0
 
     local command="apt-get update && apt-get install -y ${missing[*]}"
@@ -63,7 +70,7 @@ setup_system() {
     fi
     rm -f "$log"
     for p in "${missing[@]}"; do
-        if ! setup_installed "$p"; then
+        if command -v dpkg-query >/dev/null 2>&1 && ! setup_installed "$p"; then
             setup_say "error: apt-get did not install $p. Install it, as root, with:  $command"
             exit 1
         fi
