@@ -16,6 +16,15 @@ public struct MergeReport: Sendable, Equatable {
     public init(shard: String) { self.shard = shard }
 }
 
+/// A record with a row id (the identity tables' records), so a merge can renumber it.
+protocol Identified {
+    var id: Int64? { get set }
+}
+
+extension LevelRecord: Identified {}
+extension AgentRecord: Identified {}
+extension RunRecord: Identified {}
+
 /// A game stored in both databases under one key with different outcomes (written by different
 /// engine versions, say). The database keeps its own; the shard's is not written.
 public struct MergeConflict: Sendable, Equatable {
@@ -64,51 +73,24 @@ extension PeggleStore {
         }
         try attempt(path) {
             try writer.write { db in
-                var levelID: [Int64: Int64] = [:], agentID: [Int64: Int64] = [:], runID: [Int64: Int64] = [:]
-                for var level in levels {
-                    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM level WHERE content_hash = ?",
-                                                   arguments: [level.contentHash]) {
-                        levelID[level.id!] = id
-                    } else {
-                        let old = level.id!
-                        level.id = nil
-                        try level.insert(db)
-                        levelID[old] = level.id!
-                        report.levelsAdded += 1
-                    }
+                let levelID = try Self.adopt(levels, db: db, added: &report.levelsAdded) {
+                    try Int64.fetchOne(db, sql: "SELECT id FROM level WHERE content_hash = ?", arguments: [$0.contentHash])
                 }
-                for var agent in agents {
+                let agentID = try Self.adopt(agents, db: db, added: &report.agentsAdded) {
                     let sql = "SELECT id FROM agent WHERE kind = ? AND parameters = ? AND ifnull(weights_hash, '') = ?"
-                    if let id = try Int64.fetchOne(db, sql: sql, arguments: [agent.kind, agent.parameters, agent.weightsHash ?? ""]) {
-                        agentID[agent.id!] = id
-                    } else {
-                        let old = agent.id!
-                        agent.id = nil
-                        try agent.insert(db)
-                        agentID[old] = agent.id!
-                        report.agentsAdded += 1
-                    }
+                    return try Int64.fetchOne(db, sql: sql, arguments: [$0.kind, $0.parameters, $0.weightsHash ?? ""])
                 }
-                for var run in runs {
+                let runID = try Self.adopt(runs, db: db, added: &report.runsAdded) {
                     // A run has no natural key; these four together never repeat between real runs.
                     let sql = "SELECT id FROM run WHERE started_at = ? AND command = ? AND configuration = ? AND engine_version = ?"
-                    if let id = try Int64.fetchOne(db, sql: sql, arguments: [run.startedAt, run.command, run.configuration,
-                                                                              run.engineVersion]) {
-                        runID[run.id!] = id
-                    } else {
-                        let old = run.id!
-                        run.id = nil
-                        try run.insert(db)
-                        runID[old] = run.id!
-                        report.runsAdded += 1
-                    }
+                    return try Int64.fetchOne(db, sql: sql, arguments: [$0.startedAt, $0.command, $0.configuration, $0.engineVersion])
                 }
                 let stored = try db.cachedStatement(sql: "SELECT \(EpisodeColumn.allCases.map(\.rawValue).joined(separator: ", ")) "
                     + "FROM episode WHERE level_id = ? AND agent_id = ? AND seed = ? AND sigma = ?")
                 let labels = Dictionary(uniqueKeysWithValues: agents.map { ($0.id!, $0.label) })
                 let hashes = Dictionary(uniqueKeysWithValues: levels.map { ($0.id!, $0.contentHash) })
                 for pair in pairs {
-                    let games = try shard.gamesWithRuns(levelID: pair.level, agentID: pair.agent)
+                    let games = try shard.gamesWithRuns(levelID: pair.level, agentID: pair.agent, withShots: true)
                     for (run, game) in games {
                         let level = levelID[pair.level]!, agent = agentID[pair.agent]!
                         if let row = try Row.fetchOne(stored, arguments: [level, agent, Int64(bitPattern: game.seed), game.sigma]) {
@@ -132,24 +114,23 @@ extension PeggleStore {
         return report
     }
 
-    /// Every game of one level and agent with its shots and the id of the run that stored it.
-    func gamesWithRuns(levelID: Int64, agentID: Int64) throws(StoreError) -> [(run: Int64, game: PlayedGame)] {
-        let sql = """
-            SELECT e.id AS episode_id, e.run_id AS run_id, \(PlayedGame.selection)
-            FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
-            WHERE e.level_id = ? AND e.agent_id = ? ORDER BY e.id
-            """
-        return try attempt(path) {
-            try writer.read { db in
-                let shotsSQL = "SELECT * FROM shot WHERE episode_id = ? ORDER BY \(ShotColumn.index.rawValue)"
-                return try Row.fetchAll(db, sql: sql, arguments: [levelID, agentID]).map { row in
-                    var game = try PlayedGame(row: row)
-                    let id: Int64 = row["episode_id"]
-                    game.shotLog = try Row.fetchAll(db, sql: shotsSQL, arguments: [id]).map(PlayedShot.init(row:))
-                    return (row["run_id"], game)
-                }
+    /// Maps each shard record's id to its id here: the row `existing` finds by identity, or the
+    /// record inserted anew (counted in `added`).
+    static func adopt<R: MutablePersistableRecord & Identified>(_ records: [R], db: Database, added: inout Int,
+                                                               existing: (R) throws -> Int64?) throws -> [Int64: Int64] {
+        var ids: [Int64: Int64] = [:]
+        for var record in records {
+            let old = record.id!
+            if let here = try existing(record) {
+                ids[old] = here
+                continue
             }
+            record.id = nil
+            try record.insert(db)
+            ids[old] = record.id!
+            added += 1
         }
+        return ids
     }
 
     /// A game's outcome columns as text, to compare and to show.

@@ -241,8 +241,13 @@ public final class PeggleStore: Sendable {
 
     /// The games of one level and agent in the order they were stored, with their shots if asked.
     public func games(levelID: Int64, agentID: Int64, withShots: Bool = false) throws(StoreError) -> [PlayedGame] {
+        try gamesWithRuns(levelID: levelID, agentID: agentID, withShots: withShots).map(\.game)
+    }
+
+    /// The same games, each with the id of the run that stored it (what a merge copies).
+    func gamesWithRuns(levelID: Int64, agentID: Int64, withShots: Bool) throws(StoreError) -> [(run: Int64, game: PlayedGame)] {
         let sql = """
-            SELECT e.id AS episode_id, \(PlayedGame.selection)
+            SELECT e.id AS episode_id, e.run_id AS run_id, \(PlayedGame.selection)
             FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
             WHERE e.level_id = ? AND e.agent_id = ? ORDER BY e.id
             """
@@ -255,7 +260,7 @@ public final class PeggleStore: Sendable {
                         let id: Int64 = row["episode_id"]
                         game.shotLog = try Row.fetchAll(db, sql: shotsSQL, arguments: [id]).map(PlayedShot.init(row:))
                     }
-                    return game
+                    return (row["run_id"], game)
                 }
             }
         }
