@@ -138,24 +138,14 @@ struct LevelBuilder {
     }
 
     /// Removes the pegs for which `drop` is true (the blocks stay), keeping the others' order.
-    mutating func removePegs(where drop: (Peg) -> Bool) {
-        let keptPegs = pegs.filter { !drop($0) }
-        let keptBlocks = blocks
-        self = LevelBuilder(rules: rules, capacity: capacity)
-        for b in keptBlocks {
-            insert(Placed(shape: .polygon(b.polygon), object: .block(blocks.count)))
-            blocks.append(b)
-        }
-        for p in keptPegs {
-            insert(Placed(shape: p.physicsShape, object: .peg(pegs.count)))
-            pegs.append(p)
-        }
-    }
+    mutating func removePegs(where drop: (Peg) -> Bool) { rebuild(pegs: pegs.filter { !drop($0) }, blocks: blocks) }
 
     /// Removes the blocks for which `drop` is true.
-    mutating func removeBlocks(where drop: (Block) -> Bool) {
-        let keptPegs = pegs
-        let keptBlocks = blocks.filter { !drop($0) }
+    mutating func removeBlocks(where drop: (Block) -> Bool) { rebuild(pegs: pegs, blocks: blocks.filter { !drop($0) }) }
+
+    /// Starts again from these objects (blocks first, as they were placed), so the grid holds
+    /// exactly what is kept.
+    private mutating func rebuild(pegs keptPegs: [Peg], blocks keptBlocks: [Block]) {
         self = LevelBuilder(rules: rules, capacity: capacity)
         for b in keptBlocks {
             insert(Placed(shape: .polygon(b.polygon), object: .block(blocks.count)))
