@@ -14,10 +14,13 @@ let package = Package(
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
         .library(name: "PeggleRating", targets: ["PeggleRating"]),
+        .library(name: "PeggleStudio", targets: ["PeggleStudio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Physics: continuous collision of balls against a static obstacle store. Standard library only.
@@ -37,12 +40,19 @@ let package = Package(
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
         .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleAnalytics"]),
+        // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
+        // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
+        .target(
+            name: "PeggleStudio",
+            dependencies: ["PeggleGame", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
         // The command-line tool: owns files, the terminal and the process.
         .executableTarget(
             name: "peggle",
             dependencies: [
                 "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // What the test targets share: where the repository's files are.
@@ -54,6 +64,8 @@ let package = Package(
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
+        .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
+                                                              .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` binary as a user would.
         .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", "PeggleAnalytics", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),

@@ -199,10 +199,11 @@ public struct GameState: Sendable {
             if let k = shot.trajectory!.paths.lastIndex(where: { $0.ball == b.id }) {
                 shot.trajectory!.paths[k].points.append(b.position)
             } else {
-                shot.trajectory!.paths.append(.init(ball: b.id, points: [b.position]))
+                shot.trajectory!.paths.append(.init(ball: b.id, start: shot.trajectory!.bucketX.count, points: [b.position]))
             }
         }
         shot.trajectory!.bucketX.append(world.bucket?.x ?? 0)
+        shot.trajectory!.boardAngles.append(world.frame.angle)
     }
 
     mutating func handleContacts(_ shot: inout ShotResult) {
@@ -252,6 +253,7 @@ public struct GameState: Sendable {
         shot.hits[kind] += 1
         shot.trajectory?.litPegs.append(i)
         shot.trajectory?.litAngles.append(world.frame.angle)
+        if let step = shot.trajectory?.bucketX.count { shot.trajectory!.litSteps.append(step) }
         switch kind {
         case .green:
             shot.powers += 1

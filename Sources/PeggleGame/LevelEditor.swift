@@ -112,6 +112,15 @@ extension Level {
         try commit(rules) { $0.blocks[i].springiness = value; return o }
     }
 
+    /// Changes the level's settings (name, author, description, mode, power, purple roaming):
+    /// refused, with the level unchanged, when a text or mode field is out of its range.
+    public mutating func changeSettings(_ change: (inout Level) -> Void) throws(EditError) {
+        var copy = self
+        change(&copy)
+        if let issue = (copy.textIssues() + copy.modeIssues()).first { throw EditError(issue.description) }
+        self = copy
+    }
+
     func find(_ id: Int) throws(EditError) -> LevelObject {
         guard let o = object(withId: id) else { throw EditError("there is no object with id \(id)") }
         return o

@@ -39,6 +39,9 @@ public struct Trajectory: Sendable, Equatable {
     /// starts a new path.
     public struct Path: Sendable, Equatable {
         public var ball: Int32
+        /// The recorded step of `points[0]` (an index into `bucketX`): balls born mid-shot
+        /// (multiball, zombies, spooky re-entries) start late, and an animation needs to know when.
+        public var start: Int = 0
         public var points: [Vec2]
     }
     public var paths: [Path] = []
@@ -47,10 +50,14 @@ public struct Trajectory: Sendable, Equatable {
     /// The board's turn (radians, confusement flips) at the moment each peg of `litPegs` lit up,
     /// so a picture can put a peg where the ball met it.
     public var litAngles: [Double] = []
+    /// The recorded step (an index into `bucketX`) at which each peg of `litPegs` lit up.
+    public var litSteps: [Int] = []
     /// Centres of kaboom explosions (world frame).
     public var explosions: [Vec2] = []
     /// Bucket centre x at each recorded step (board units).
     public var bucketX: [Double] = []
+    /// The board's turn (radians) at each recorded step: confusement flips turn it mid-shot.
+    public var boardAngles: [Double] = []
 
     public init() {}
 }

@@ -36,22 +36,22 @@ struct LevelEdit: ParsableCommand {
             }
             var path = output ?? file
             var note = ""
-            let inPlace = Files.samePath(path, file)
+            let inPlace = LevelFolder.samePath(path, file)
             if inPlace && level.readOnly {
                 // Bundled levels are read-only: the edit goes to a copy beside it, in a file no
                 // other file is using, with a name no other level there has.
                 level.readOnly = false
-                let dir = Files.folder(of: file)
-                level.name = Files.uniqueName(level.name, tail: " (copy)", in: dir)
-                path = Files.freeLevelPath(for: level.name, in: dir)
+                let dir = LevelFolder.folder(of: file)
+                level.name = LevelFolder.uniqueName(level.name, tail: " (copy)", in: dir)
+                path = LevelFolder.freeLevelPath(for: level.name, in: dir)
                 note = " (\(file) is read-only; saved the edit as a copy)"
             } else if inPlace {
-                if Files.isWriteProtected(file) {
+                if LevelFolder.isWriteProtected(file) {
                     throw UserError("\(file): the file is read-only (no write permission); write the edit elsewhere with -o")
                 }
             } else {
                 level.readOnly = false
-                let unique = Files.uniqueName(level.name, in: Files.folder(of: path), except: path)
+                let unique = LevelFolder.uniqueName(level.name, in: LevelFolder.folder(of: path), except: path)
                 try checkReplacing(path, with: unique)
                 if unique != level.name {
                     note = " (renamed '\(level.name)' to '\(unique)': names are unique per folder)"
@@ -77,7 +77,7 @@ struct LevelEdit: ParsableCommand {
         /// something other than the level `name` being written.
         func checkReplacing(_ path: String, with name: String) throws {
             guard FileManager.default.fileExists(atPath: path) else { return }
-            if Files.isWriteProtected(path) {
+            if LevelFolder.isWriteProtected(path) {
                 throw UserError("-o: \(path) is read-only (no write permission); it was left as it was")
             }
             guard let data = FileManager.default.contents(atPath: path), let existing = try? LevelCodec.decode(data) else {

@@ -48,7 +48,7 @@ struct LevelGenerate: ParsableCommand {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDir)
         if exists && !isDir.boolValue { throw UserError("--out: \(folder) is a file, not a folder") }
-        let parent = Files.folder(of: folder)
+        let parent = LevelFolder.folder(of: folder)
         if !exists {
             guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir) else {
                 throw UserError("--out: \(folder): the folder \(parent) does not exist")
@@ -69,7 +69,7 @@ struct LevelGenerate: ParsableCommand {
             if let clash = planned.first(where: { present.contains($0.file) }) {
                 throw UserError("--out: \(folder) already has \(clash.file); nothing was written (choose another folder or seed)")
             }
-            let names = Files.levelNames(in: folder)
+            let names = LevelFolder.levelNames(in: folder)
             let wanted = Set(planned.map { $0.name.lowercased() })
             if let clash = names.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
                 throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "

@@ -58,10 +58,10 @@ struct LevelNew: ParsableCommand {
         } else {
             // The file is named after the level; a name that makes the same file name as another
             // ("level.json" for names without letters) gets the next free one, level-2.json...
-            path = Files.freeLevelPath(for: name, in: ".")
+            path = LevelFolder.freeLevelPath(for: name, in: ".")
         }
-        let dir = Files.folder(of: path)
-        if let clash = Files.levelNames(in: dir).first(where: { $0.value.lowercased() == name.lowercased() }) {
+        let dir = LevelFolder.folder(of: path)
+        if let clash = LevelFolder.levelNames(in: dir).first(where: { $0.value.lowercased() == name.lowercased() }) {
             throw UserError("\(path): a level named '\(name)' already exists in \(clash.key); level names must be unique")
         }
         try Files.write(LevelCodec.encode(level), to: path)

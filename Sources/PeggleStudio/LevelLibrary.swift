@@ -1,0 +1,139 @@
+import Foundation
+import PeggleGame
+
+/// The studio's folder of levels: the same rules as `peggle level edit` and `level new`. Files
+/// are named by a bare `NAME.json` inside the folder (no folders, no `..`, no absolute paths, no
+/// link that leads out); level names are unique in the folder (case-insensitively); read-only
+/// levels (bundled ones, or files nobody may write) are saved as a copy; every write is atomic.
+public struct LevelLibrary: Sendable {
+    /// The folder, absolute and with links resolved.
+    public let folder: String
+
+    /// Opens `folder`, creating it when missing.
+    public init(folder: String) throws(StudioError) {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw StudioError(400, "\(folder): is a file, not a folder of levels") }
+        } else {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw StudioError(400, "\(folder): cannot create the folder (\(error.localizedDescription))")
+            }
+        }
+        self.folder = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// One level of the folder, for the level list.
+    public struct Entry: Sendable, Encodable, Equatable {
+        public var file: String
+        public var name: String
+        public var readOnly: Bool
+        public var mode: String
+        public var pegs: Int, orange: Int, blocks: Int
+        /// Why the file cannot be opened (not a level file), if it cannot.
+        public var error: String?
+    }
+
+    /// The folder's `.json` files in file-name order.
+    public func list() -> [Entry] {
+        let items = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        return items.map { file in
+            do throws(StudioError) {
+                let (level, readOnly) = try open(file)
+                return Entry(file: file, name: level.name, readOnly: readOnly, mode: level.mode.name, pegs: level.pegs.count,
+                             orange: level.count(of: .orange), blocks: level.blocks.count, error: nil)
+            } catch {
+                return Entry(file: file, name: file, readOnly: true, mode: "", pegs: 0, orange: 0, blocks: 0, error: error.message)
+            }
+        }
+    }
+
+    /// Reads `file`: the level and whether it is read-only (marked so, or not writable).
+    public func open(_ file: String) throws(StudioError) -> (level: Level, readOnly: Bool) {
+        let path = try path(of: file)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .notFound("\(file): no such level in the folder")
+        }
+        let level: Level
+        do { level = try LevelCodec.decode(data) } catch { throw .refused("\(file): \(error)") }
+        return (level, level.readOnly || LevelFolder.isWriteProtected(path))
+    }
+
+    /// What a save did.
+    public struct Saved: Sendable, Encodable, Equatable {
+        /// The file written (a bare name in the folder).
+        public var file: String
+        /// The level as written (canonical JSON text).
+        public var level: String
+        /// Why the file or name differs from what was asked, if it does.
+        public var note: String?
+    }
+
+    /// Saves `level`.
+    /// - `file` nil: a new file named from the level's name; the name must be free in the folder.
+    /// - `file` given: that file is replaced, unless it is read-only: then, as `level edit` does, the
+    ///   level is saved as a copy ("NAME (copy)") in a new file. The name must not be another file's.
+    /// - `copy`: save as a copy under a new unique name "NAME (copy)" (duplicate).
+    public func save(_ level: Level, file: String?, copy: Bool = false) throws(StudioError) -> Saved {
+        var level = level
+        var note: String?
+        var target: String
+        if let file, !copy {
+            let path = try path(of: file)
+            let existing = FileManager.default.fileExists(atPath: path) ? (try? open(file)) : nil
+            if FileManager.default.fileExists(atPath: path) && existing == nil {
+                throw .conflict("\(file): exists and is not a level file; it was left as it was")
+            }
+            if existing?.readOnly == true || level.readOnly {
+                return try save(level, file: nil, copy: true)
+            }
+            try checkNameFree(level.name, except: path)
+            target = path
+        } else if copy {
+            level.name = LevelFolder.uniqueName(level.name, tail: " (copy)", in: folder)
+            target = LevelFolder.freeLevelPath(for: level.name, in: folder)
+            note = "saved as a copy, '\(level.name)'"
+        } else {
+            if level.readOnly { return try save(level, file: nil, copy: true) }
+            try checkNameFree(level.name, except: nil)
+            target = LevelFolder.freeLevelPath(for: level.name, in: folder)
+        }
+        level.readOnly = false
+        if let issue = level.textIssues().first { throw .refused("refused: \(issue)") }
+        let text = LevelCodec.encode(level)
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic) } catch {
+            throw StudioError(500, "\((target as NSString).lastPathComponent): cannot be written (\(error.localizedDescription))")
+        }
+        return Saved(file: (target as NSString).lastPathComponent, level: text, note: note)
+    }
+
+    /// Refuses a name another level of the folder (other than the file `except`) already has.
+    func checkNameFree(_ name: String, except: String?) throws(StudioError) {
+        let clash = LevelFolder.levelNames(in: folder)
+            .filter { except == nil || !LevelFolder.samePath($0.key, except!) }
+            .first { $0.value.lowercased() == name.lowercased() }
+        if let clash {
+            throw .conflict("a level named '\(name)' is already in the folder (\((clash.key as NSString).lastPathComponent)); "
+                + "names are unique per folder: choose another name")
+        }
+    }
+
+    /// The path of the bare file name `file` in the folder. Refuses anything else: separators,
+    /// `..`, hidden files, names not ending in .json, and links that lead out of the folder.
+    public func path(of file: String) throws(StudioError) -> String {
+        guard !file.isEmpty else { throw .badRequest("the level file name is empty") }
+        guard file.utf8.count <= 255, !file.contains("/"), !file.contains("\\"), !file.contains("\0"),
+              !file.hasPrefix("."), file != ".." else {
+            throw .badRequest("'\(LevelCodec.cut(file))' is not a file name in the levels folder (no folders, no '..')")
+        }
+        guard file.lowercased().hasSuffix(".json") else {
+            throw .badRequest("'\(LevelCodec.cut(file))' does not end in .json; level files are .json files")
+        }
+        let path = (folder as NSString).appendingPathComponent(file)
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard LevelFolder.folder(of: resolved) == folder else {
+            throw .badRequest("'\(LevelCodec.cut(file))' leads out of the levels folder")
+        }
+        return path
+    }
+}

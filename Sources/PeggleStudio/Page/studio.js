@@ -1,0 +1,767 @@
+// Peggle Studio: the page. Every rule lives on the server (the same Swift code as the CLI): the
+// page sends the level text and an operation, and draws what comes back. No framework, no build.
+"use strict";
+
+const COLORS = { blue: "#3a7bfd", orange: "#ff7a1a", green: "#2ecc55", purple: "#9b4dff", zombie: "#b7bdc8", confusement: "#ff3fa4" };
+const LIT = "#fff3a0";
+
+const $ = (sel) => document.querySelector(sel);
+const canvas = $("#board");
+const ctx = canvas.getContext("2d");
+
+const studio = {
+  config: null,
+  mode: "design",
+  file: "",            // the open file ("" for a level never saved)
+  readOnly: false,
+  text: "",            // the level's canonical text, as the server wrote it
+  level: null,         // JSON.parse(text)
+  issues: [],
+  undo: [], redo: [],
+  dirty: false,
+  tool: { kind: "select" },
+  selected: null,      // object id
+  drag: null,          // {id, dx, dy, x, y, moved}
+  pointer: null,       // board coordinates
+  game: null,          // {angles, state, shot, frame, animating}
+  rating: null,        // last rating result
+};
+window.studio = studio;  // for the browser tests and the curious
+
+// MARK: server
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+function say(text, kind) {
+  const m = $("#message");
+  m.textContent = text || "";
+  m.className = kind || "";
+}
+
+// MARK: levels
+
+async function refreshList() {
+  const items = await api("GET", "/api/levels");
+  const ul = $("#level-list");
+  ul.innerHTML = "";
+  for (const item of items) {
+    const li = document.createElement("li");
+    li.dataset.file = item.file;
+    if (item.file === studio.file) li.className = "open";
+    const name = document.createElement("span");
+    name.textContent = item.name;
+    li.appendChild(name);
+    if (item.readOnly) {
+      const ro = document.createElement("span");
+      ro.className = "ro";
+      ro.textContent = "read-only";
+      li.appendChild(ro);
+    }
+    li.title = item.error || `${item.file}: ${item.mode}, ${item.pegs} pegs (${item.orange} orange), ${item.blocks} blocks`;
+    li.onclick = () => openLevel(item.file);
+    ul.appendChild(li);
+  }
+}
+
+function confirmDiscard() {
+  return !studio.dirty || window.confirm("Discard the unsaved changes to this level?");
+}
+
+async function openLevel(file) {
+  if (!confirmDiscard()) return;
+  try {
+    const r = await api("GET", "/api/levels/" + encodeURIComponent(file));
+    load(r.level, r.file, r.readOnly, r.issues);
+    say(r.readOnly ? `${file} is read-only: Save keeps your changes in a copy.` : `opened ${file}`);
+  } catch (e) { say(e.message, "error"); }
+}
+
+async function newLevel() {
+  if (!confirmDiscard()) return;
+  const r = await api("GET", "/api/new");
+  load(r.level, "", false, r.issues);
+  say("a new level: pick a peg kind and click the board");
+}
+
+function load(text, file, readOnly, issues) {
+  studio.text = text;
+  studio.level = JSON.parse(text);
+  studio.file = file;
+  studio.readOnly = readOnly;
+  studio.issues = issues || [];
+  studio.undo = []; studio.redo = [];
+  studio.dirty = false;
+  studio.selected = null;
+  studio.game = null;
+  studio.rating = null;
+  $("#rating").innerHTML = "";
+  showLevel();
+  refreshList();
+  if (studio.mode === "play") resetGame();
+}
+
+function showLevel() {
+  const l = studio.level;
+  $("#title").textContent = `${l.name}${studio.file ? " — " + studio.file : " — not saved"}${studio.readOnly ? " (read-only)" : ""}${studio.dirty ? " *" : ""}`;
+  $("#issues").textContent = studio.issues.length ? "Not playable yet: " + studio.issues.join("; ") : "";
+  fillSettings();
+  fillInspector();
+  $("#undo").disabled = studio.undo.length === 0;
+  $("#redo").disabled = studio.redo.length === 0;
+  $("#delete").disabled = studio.selected === null;
+  draw();
+}
+
+async function save(options) {
+  try {
+    const body = { level: studio.text };
+    if (options.copy) body.copy = true;
+    else if (studio.file && !options.as) body.file = studio.file;
+    const r = await api("POST", "/api/levels", body);
+    const undo = studio.undo, redo = studio.redo;
+    load(r.level, r.file, false, studio.issues);
+    if (!options.copy) { studio.undo = undo; studio.redo = redo; }
+    showLevel();
+    say(`saved ${r.file}${r.note ? " (" + r.note + ")" : ""}`, "ok");
+  } catch (e) { say(e.message, "error"); }
+}
+
+async function saveAs() {
+  const name = window.prompt("Save as: the level's new name", studio.level.name);
+  if (name === null) return;
+  if (name !== studio.level.name && !(await edit({ type: "settings", name }))) return;
+  await save({ as: true });
+}
+
+// MARK: edits
+
+async function edit(op) {
+  try {
+    const r = await api("POST", "/api/edit", { level: studio.text, op });
+    studio.undo.push(studio.text);
+    studio.redo = [];
+    studio.text = r.level;
+    studio.level = JSON.parse(r.level);
+    studio.issues = r.issues;
+    studio.dirty = true;
+    if (op.type === "remove") studio.selected = null;
+    else if (r.id !== undefined && r.id !== null) studio.selected = r.id;
+    showLevel();
+    say("");
+    return true;
+  } catch (e) {
+    say(e.message, "error");
+    draw();
+    return false;
+  }
+}
+
+function restore(from, to) {
+  if (!from.length) return;
+  to.push(studio.text);
+  studio.text = from.pop();
+  studio.level = JSON.parse(studio.text);
+  studio.dirty = true;
+  if (studio.selected !== null && !findObject(studio.selected)) studio.selected = null;
+  api("POST", "/api/edit", { level: studio.text, op: { type: "settings" } })
+    .then((r) => { studio.issues = r.issues; showLevel(); })
+    .catch(() => showLevel());
+  showLevel();
+}
+
+function findObject(id) {
+  const l = studio.level;
+  const peg = l.pegs.find((p) => p.id === id);
+  if (peg) return { type: "peg", o: peg };
+  const block = l.blocks.find((b) => b.id === id);
+  return block ? { type: "block", o: block } : null;
+}
+
+// MARK: geometry (for picking and drawing only; the server decides what is allowed)
+
+function corners(o, isPeg) {
+  const w = o.width, h = o.height, r = o.rotation || 0;
+  const pts = (!isPeg && o.shape === "triangle")
+    ? [[0, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]
+    : [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]];
+  const c = Math.cos(r), s = Math.sin(r);
+  return pts.map(([x, y]) => [o.x + x * c - y * s, o.y + x * s + y * c]);
+}
+
+function inside(pts, x, y) {
+  let ok = false;
+  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+    const [xi, yi] = pts[i], [xj, yj] = pts[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) ok = !ok;
+  }
+  return ok;
+}
+
+function objectAt(x, y) {
+  const l = studio.level;
+  for (let k = l.pegs.length - 1; k >= 0; k--) {
+    const p = l.pegs[k];
+    if (p.shape === "brick" ? inside(corners(p, true), x, y) : Math.hypot(p.x - x, p.y - y) <= p.radius) return p.id;
+  }
+  for (let k = l.blocks.length - 1; k >= 0; k--) {
+    if (inside(corners(l.blocks[k], false), x, y)) return l.blocks[k].id;
+  }
+  return null;
+}
+
+function boardPoint(ev) {
+  const r = canvas.getBoundingClientRect();
+  const b = studio.config.board;
+  return { x: ((ev.clientX - r.left) / r.width) * b.width, y: ((ev.clientY - r.top) / r.height) * b.height };
+}
+
+function aimAngle(p) {
+  const c = studio.config.cannon;
+  const a = Math.atan2(p.x - c.x, Math.max(p.y - c.y, 1e-9));
+  return Math.max(-studio.config.maxAim, Math.min(studio.config.maxAim, a));
+}
+
+// MARK: drawing
+
+function setupCanvas() {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || 800;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(w * 0.75 * dpr);
+  draw();
+}
+
+function draw() {
+  if (!studio.config || !studio.level) return;
+  const b = studio.config.board;
+  const scale = canvas.width / b.width;
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = "#0e1626";
+  ctx.fillRect(0, 0, b.width, b.height);
+  // The bucket's lane and the cannon's clearance: where nothing may be placed.
+  ctx.fillStyle = "#16223a";
+  ctx.fillRect(0, studio.config.laneTop, b.width, b.height - studio.config.laneTop);
+  const g = studio.game;
+  const view = g ? gameView(g) : null;
+  ctx.save();
+  if (view && view.angle) {
+    ctx.translate(b.width / 2, b.height / 2);
+    ctx.rotate(view.angle);
+    ctx.translate(-b.width / 2, -b.height / 2);
+  }
+  for (const block of studio.level.blocks) drawBlock(block);
+  for (const peg of studio.level.pegs) {
+    const st = view ? view.pegs.get(peg.id) : null;
+    if (st && st.removed) continue;
+    drawPeg(peg, st);
+  }
+  ctx.restore();
+  drawCannon(view);
+  drawBucket(view ? view.bucketX : b.width / 2);
+  if (view) drawShot(view);
+  if (studio.mode === "rate" && studio.rating) drawOverlay(studio.rating.firstShot);
+  if (studio.mode === "design" && studio.drag && studio.drag.moved) drawGhost();
+}
+
+function drawPeg(p, st) {
+  const kind = st ? st.kind : p.kind;
+  ctx.fillStyle = st && st.lit ? LIT : COLORS[kind];
+  ctx.strokeStyle = st && st.lit ? COLORS[kind] : "#070b14";
+  ctx.lineWidth = st && st.lit ? 3 : 1.5;
+  ctx.beginPath();
+  if (p.shape === "brick") polygon(corners(p, true));
+  else ctx.arc(p.x, p.y, p.radius, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  if (studio.mode === "design" && p.id === studio.selected) outline(p, true);
+}
+
+function drawBlock(bl) {
+  ctx.fillStyle = "#465164";
+  const s = bl.springiness || 0;
+  ctx.strokeStyle = s > 0 ? `rgb(${Math.round(156 + (46 - 156) * s)}, ${Math.round(163 + (242 - 163) * s)}, ${Math.round(175 + (176 - 175) * s)})` : "#9ca3af";
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  polygon(corners(bl, false));
+  ctx.fill();
+  ctx.stroke();
+  if (studio.mode === "design" && bl.id === studio.selected) outline(bl, false);
+}
+
+function outline(o, isPeg) {
+  ctx.save();
+  ctx.strokeStyle = "#ffd166";
+  ctx.lineWidth = 2;
+  ctx.setLineDash([5, 4]);
+  ctx.beginPath();
+  if (isPeg && o.shape !== "brick") ctx.arc(o.x, o.y, o.radius + 5, 0, 2 * Math.PI);
+  else polygon(corners({ ...o, width: o.width + 10, height: o.height + 10 }, isPeg));
+  ctx.stroke();
+  ctx.restore();
+}
+
+function polygon(pts) {
+  ctx.moveTo(pts[0][0], pts[0][1]);
+  for (const [x, y] of pts.slice(1)) ctx.lineTo(x, y);
+  ctx.closePath();
+}
+
+function drawCannon(view) {
+  const c = studio.config.cannon;
+  let angle = 0;
+  if (view && view.aim !== null) angle = view.aim;
+  else if (studio.mode === "play" && studio.pointer) angle = aimAngle(studio.pointer);
+  ctx.save();
+  ctx.translate(c.x, c.y);
+  ctx.rotate(-angle);
+  ctx.fillStyle = "#8d96a5";
+  ctx.fillRect(-6, 0, 12, 34);
+  ctx.restore();
+  ctx.fillStyle = "#c9ced6";
+  ctx.beginPath();
+  ctx.arc(c.x, c.y, 16, 0, 2 * Math.PI);
+  ctx.fill();
+  if (studio.mode === "play" && studio.pointer && !(studio.game && studio.game.animating)) {
+    ctx.save();
+    ctx.strokeStyle = "#ffffff55";
+    ctx.setLineDash([4, 6]);
+    ctx.beginPath();
+    ctx.moveTo(c.x, c.y);
+    ctx.lineTo(c.x + Math.sin(angle) * 160, c.y + Math.cos(angle) * 160);
+    ctx.stroke();
+    ctx.restore();
+  }
+}
+
+function drawBucket(x) {
+  const bk = studio.config.bucket;
+  ctx.strokeStyle = "#d9dee7";
+  ctx.lineWidth = bk.rimRadius * 2;
+  ctx.lineCap = "round";
+  for (const side of [-1, 1]) {
+    ctx.beginPath();
+    ctx.moveTo(x + side * bk.width / 2, bk.top);
+    ctx.lineTo(x + side * bk.width / 2, bk.top + bk.depth);
+    ctx.stroke();
+  }
+  ctx.lineCap = "butt";
+}
+
+function drawGhost() {
+  const d = studio.drag, found = findObject(d.id);
+  if (!found) return;
+  const o = { ...found.o, x: d.x - d.dx, y: d.y - d.dy };
+  ctx.save();
+  ctx.globalAlpha = 0.55;
+  if (found.type === "peg") drawPeg(o, null); else drawBlock(o);
+  ctx.restore();
+}
+
+// MARK: play
+
+// What the board shows at the animation's current frame: pegs lit so far, the bucket, the turn.
+function gameView(g) {
+  const before = g.animating ? g.before : g.state;
+  const pegs = new Map(before.pegs.map((p) => [p.id, { ...p }]));
+  const v = { pegs, bucketX: before.bucketX, angle: before.boardAngle, aim: g.shot ? g.shot.angle : null, frame: 0 };
+  if (g.shot && g.animating) {
+    const s = g.shot, f = Math.min(g.frame, s.frames - 1);
+    v.frame = f;
+    for (const l of s.lit) if (l.frame <= f) pegs.get(l.id).lit = true;
+    v.bucketX = s.bucketX[f];
+    if (s.boardAngles.length) v.angle = s.boardAngles[f];
+  }
+  return v;
+}
+
+function drawShot(view) {
+  const g = studio.game, s = g.shot;
+  if (!s) return;
+  const last = g.animating ? view.frame : s.frames;
+  ctx.lineWidth = 2;
+  for (const p of s.paths) {
+    const n = Math.min(p.xy.length / 2, last - p.start + 1);
+    if (n <= 0) continue;
+    ctx.strokeStyle = "#ffffffaa";
+    ctx.beginPath();
+    ctx.moveTo(p.xy[0], p.xy[1]);
+    for (let k = 1; k < n; k++) ctx.lineTo(p.xy[2 * k], p.xy[2 * k + 1]);
+    ctx.stroke();
+    if (g.animating && n <= p.xy.length / 2 && last - p.start < p.xy.length / 2) {
+      ctx.fillStyle = "#ffffff";
+      ctx.beginPath();
+      ctx.arc(p.xy[2 * (n - 1)], p.xy[2 * (n - 1) + 1], studio.config.ballRadius, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+}
+
+function drawOverlay(shot) {
+  ctx.save();
+  ctx.strokeStyle = "#5ee38a";
+  ctx.lineWidth = 2.5;
+  ctx.setLineDash([8, 5]);
+  for (const p of shot.paths) {
+    ctx.beginPath();
+    ctx.moveTo(p.xy[0], p.xy[1]);
+    for (let k = 1; k < p.xy.length / 2; k++) ctx.lineTo(p.xy[2 * k], p.xy[2 * k + 1]);
+    ctx.stroke();
+  }
+  ctx.restore();
+  ctx.fillStyle = "#5ee38a";
+  ctx.font = "16px system-ui, sans-serif";
+  ctx.fillText(`greedy first shot: ${shot.angle.toFixed(3)} rad`, 12, 24);
+}
+
+async function resetGame() {
+  studio.game = null;
+  showHud(null);
+  try {
+    const r = await api("POST", "/api/play", { level: studio.text, seed: seed(), angles: [] });
+    studio.game = { angles: [], state: r.state, before: r.state, shot: null, frame: 0, animating: false };
+    showHud(r.state);
+    $("#shot-info").textContent = "Aim with the pointer, click to fire.";
+    say("");
+  } catch (e) { say(e.message, "error"); }
+  draw();
+}
+
+function seed() { return Math.max(0, parseInt($("#seed").value, 10) || 0); }
+
+async function fire(angle) {
+  const g = studio.game;
+  if (!g || g.animating || g.state.status !== "playing") return;
+  const angles = g.angles.concat([angle]);
+  try {
+    const r = await api("POST", "/api/play", { level: studio.text, seed: seed(), angles });
+    Object.assign(g, { angles, before: r.before, state: r.state, shot: r.shot });
+    animate();
+  } catch (e) { say(e.message, "error"); }
+}
+
+async function replay() {
+  const g = studio.game;
+  if (!g || !g.angles.length) return;
+  const angles = g.angles.slice();
+  await resetGame();
+  for (const a of angles) {
+    await fire(a);
+    while (studio.game && studio.game.animating) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function animate() {
+  const g = studio.game;
+  g.animating = true;
+  g.frame = 0;
+  const start = performance.now();
+  const speed = 120 * 1.5;  // frames per second of wall time: a little faster than the game
+  function tick(now) {
+    g.frame = Math.floor(((now - start) / 1000) * speed);
+    if (g.frame >= g.shot.frames) {
+      g.animating = false;
+      showHud(g.state);
+      const s = g.shot;
+      $("#shot-info").textContent = `shot ${g.angles.length}: ${s.angle.toFixed(3)} rad, ${s.pegsHit} pegs, +${s.points} points`
+        + (s.freeBalls ? `, ${s.freeBalls} free ball${s.freeBalls > 1 ? "s" : ""}` : "") + (s.caught ? ", caught!" : "");
+      draw();
+      return;
+    }
+    draw();
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+}
+
+function showHud(st) {
+  $("#score").textContent = st ? st.score.toLocaleString("en") : "0";
+  $("#balls").textContent = st && st.ballsLeft !== undefined && st.ballsLeft !== null ? st.ballsLeft
+    : st && st.timeLeft !== undefined && st.timeLeft !== null ? `${st.timeLeft.toFixed(1)} s left`
+    : st && st.cleanShots !== undefined && st.cleanShots !== null ? `${st.cleanShots} clean` : "-";
+  $("#multiplier").textContent = st ? "x" + st.multiplier : "x1";
+  $("#orange").textContent = st ? `${st.orangeRemaining} of ${st.orangeTotal}` : "-";
+  $("#status").textContent = st ? st.status : "-";
+  $("#status").className = st ? st.status : "";
+}
+
+// MARK: rate
+
+async function rate() {
+  const button = $("#rate"), bar = $("#rate-progress"), out = $("#rating");
+  button.disabled = true;
+  bar.hidden = false;
+  bar.value = 0;
+  out.textContent = "rating…";
+  studio.rating = null;
+  draw();
+  try {
+    const budget = parseInt($("#budget").value, 10) || studio.config.ratingBudget;
+    const res = await fetch("/api/rate", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ level: studio.text, budget, seed: Math.max(0, parseInt($("#rate-seed").value, 10) || 0) }),
+    });
+    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      let nl;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const event = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        if (event.type === "progress") {
+          bar.max = event.atMost;
+          bar.value = event.played;
+          out.textContent = `rating… ${event.played} games (at most ${event.atMost})`;
+        } else if (event.type === "result") {
+          showRating(event.result);
+        } else if (event.type === "error") {
+          throw new Error(event.message);
+        }
+      }
+    }
+  } catch (e) {
+    out.textContent = "";
+    say(e.message, "error");
+  } finally {
+    button.disabled = false;
+    bar.hidden = true;
+  }
+}
+
+function showRating(r) {
+  studio.rating = r;
+  const out = $("#rating");
+  out.innerHTML = "";
+  const tier = document.createElement("div");
+  tier.className = "tier";
+  tier.id = "tier";
+  tier.textContent = r.tier;
+  out.appendChild(tier);
+  const s = document.createElement("p");
+  s.textContent = `sigma50 ${r.sigma50Text} rad` + (r.bound ? ` (${r.bound} the range, probability ${r.probability.toFixed(2)})` : "")
+    + ` · ${r.games} games in ${r.seconds.toFixed(1)} s` + (r.stop ? ` · stopped: ${r.stop}` : "");
+  out.appendChild(s);
+  const table = document.createElement("table");
+  table.innerHTML = "<tr><th>agent</th><th>sigma</th><th>games</th><th>win rate</th></tr>";
+  for (const a of r.agents) {
+    const tr = document.createElement("tr");
+    for (const v of [a.agent, a.sigma.toFixed(3), a.games, (a.winRate * 100).toFixed(0) + "%"]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+  out.appendChild(table);
+  const chart = document.createElement("div");
+  chart.innerHTML = r.chart;  // our own server's SVG; its texts are escaped there
+  out.appendChild(chart);
+  draw();
+}
+
+// MARK: design panel
+
+function buildPalette() {
+  const pal = $("#palette");
+  const tools = [{ kind: "select", label: "select" }]
+    .concat(studio.config.pegKinds.map((k) => ({ kind: "peg", peg: k, label: k })))
+    .concat(studio.config.blockShapes.map((s) => ({ kind: "block", shape: s, label: s })));
+  for (const t of tools) {
+    const b = document.createElement("button");
+    b.dataset.tool = t.kind === "peg" ? t.peg : t.kind === "block" ? t.shape : "select";
+    if (t.kind !== "select") {
+      const sw = document.createElement("span");
+      sw.className = "swatch" + (t.kind === "block" ? " block" : "");
+      sw.style.background = t.kind === "peg" ? COLORS[t.peg] : "#465164";
+      b.appendChild(sw);
+    }
+    b.appendChild(document.createTextNode(t.label));
+    b.onclick = () => {
+      studio.tool = t;
+      for (const o of pal.children) o.classList.toggle("on", o === b);
+    };
+    if (t.kind === "select") b.classList.add("on");
+    pal.appendChild(b);
+  }
+  const power = $("#settings [name=power]");
+  for (const p of studio.config.powers) power.add(new Option(p, p));
+}
+
+function slider(label, value, min, max, step, onChange) {
+  const l = document.createElement("label");
+  l.textContent = label + " ";
+  const input = document.createElement("input");
+  Object.assign(input, { type: "range", min, max, step, value });
+  const shown = document.createElement("span");
+  shown.textContent = Number(value).toFixed(step < 1 ? 2 : 0);
+  input.oninput = () => { shown.textContent = Number(input.value).toFixed(step < 1 ? 2 : 0); };
+  input.onchange = () => onChange(Number(input.value));
+  input.dataset.field = label;
+  l.append(input, shown);
+  return l;
+}
+
+function fillInspector() {
+  const box = $("#inspector");
+  box.innerHTML = "";
+  const found = studio.selected === null ? null : findObject(studio.selected);
+  if (!found) {
+    box.innerHTML = '<p class="hint">Click an object to select it; drag to move it.</p>';
+    return;
+  }
+  const o = found.o, id = o.id, c = studio.config;
+  const head = document.createElement("p");
+  head.textContent = found.type === "peg" ? `${o.kind} peg ${id}` : `${o.shape} block ${id}`;
+  box.appendChild(head);
+  if (found.type === "peg") {
+    const kind = document.createElement("select");
+    for (const k of c.pegKinds) kind.add(new Option(k, k, false, k === o.kind));
+    kind.onchange = () => edit({ type: "set_kind", id, peg: kind.value });
+    const l = document.createElement("label");
+    l.append("Kind ", kind);
+    box.appendChild(l);
+  }
+  if (found.type === "peg" && o.shape !== "brick") {
+    box.appendChild(slider("radius", o.radius, c.pegRadius.min, c.pegRadius.max, 1, (v) => edit({ type: "resize", id, radius: v })));
+  } else {
+    const lim = found.type === "peg" ? c.brickSide : c.blockSide;
+    box.appendChild(slider("width", o.width, lim.min, lim.max, 1, (v) => edit({ type: "resize", id, width: v, height: o.height })));
+    box.appendChild(slider("height", o.height, lim.min, lim.max, 1, (v) => edit({ type: "resize", id, width: o.width, height: v })));
+    box.appendChild(slider("rotation", o.rotation || 0, -3.14, 3.14, 0.01, (v) => edit({ type: "rotate", id, rotation: v })));
+  }
+  if (found.type === "block") {
+    box.appendChild(slider("springiness", o.springiness || 0, 0, 1, 0.05, (v) => edit({ type: "set_springiness", id, springiness: v })));
+  }
+}
+
+function fillSettings() {
+  const f = $("#settings"), l = studio.level, m = l.mode;
+  f.name.value = l.name;
+  f.author.value = l.author || "";
+  f.mode.value = m.type;
+  f.balls.value = m.balls || 10;
+  f.targetScore.value = m.target_score || 50000;
+  f.timeLimit.value = m.time_limit || 120;
+  f.shots.value = m.shots || 10;
+  f.power.value = l.power;
+  f.purpleRoams.checked = l.purple_roams !== false;
+  for (const lab of f.querySelectorAll("[data-for]")) lab.hidden = lab.dataset.for !== m.type;
+}
+
+function settingsChanged(ev) {
+  const f = $("#settings"), name = ev.target.name, op = { type: "settings" };
+  if (name === "purpleRoams") op.purpleRoams = f.purpleRoams.checked;
+  else if (["balls", "targetScore", "shots"].includes(name)) op[name] = parseInt(f[name].value, 10);
+  else if (name === "timeLimit") op.timeLimit = parseFloat(f.timeLimit.value);
+  else op[name] = f[name].value;
+  edit(op).then((ok) => { if (!ok) fillSettings(); });
+}
+
+// MARK: pointer
+
+function onDown(ev) {
+  if (!studio.level) return;
+  const p = boardPoint(ev);
+  if (studio.mode === "play") { fire(aimAngle(p)); return; }
+  if (studio.mode !== "design") return;
+  const hit = objectAt(p.x, p.y);
+  if (hit !== null) {
+    studio.selected = hit;
+    const o = findObject(hit).o;
+    studio.drag = { id: hit, dx: p.x - o.x, dy: p.y - o.y, x: p.x, y: p.y, moved: false };
+    showLevel();
+    return;
+  }
+  const t = studio.tool;
+  const x = Math.round(p.x), y = Math.round(p.y);
+  if (t.kind === "peg") {
+    const brick = document.querySelector("input[name=pegshape]:checked").value === "brick";
+    edit(brick ? { type: "add_peg", peg: t.peg, x, y, width: 30, height: 12, rotation: 0 } : { type: "add_peg", peg: t.peg, x, y });
+  } else if (t.kind === "block") {
+    edit({ type: "add_block", shape: t.shape, x, y, width: 80, height: t.shape === "triangle" ? 50 : 20, rotation: 0, springiness: 0 });
+  } else {
+    studio.selected = null;
+    showLevel();
+  }
+}
+
+function onMove(ev) {
+  if (!studio.level) return;
+  const p = boardPoint(ev);
+  studio.pointer = p;
+  const d = studio.drag;
+  if (d) {
+    d.x = p.x; d.y = p.y;
+    d.moved = d.moved || Math.hypot(p.x - d.dx - findObject(d.id).o.x, p.y - d.dy - findObject(d.id).o.y) > 2;
+    draw();
+  } else if (studio.mode === "play" && !(studio.game && studio.game.animating)) {
+    draw();
+  }
+}
+
+function onUp() {
+  const d = studio.drag;
+  studio.drag = null;
+  if (d && d.moved) edit({ type: "move", id: d.id, x: Math.round((d.x - d.dx) * 100) / 100, y: Math.round((d.y - d.dy) * 100) / 100 });
+  else draw();
+}
+
+function setMode(mode) {
+  studio.mode = mode;
+  for (const b of document.querySelectorAll("#modes button")) b.classList.toggle("on", b.dataset.mode === mode);
+  for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== mode;
+  canvas.style.cursor = mode === "play" ? "crosshair" : "default";
+  if (mode === "play") resetGame(); else { studio.game = null; draw(); }
+}
+
+// MARK: start
+
+async function start() {
+  studio.config = await api("GET", "/api/config");
+  buildPalette();
+  $("#budget").value = studio.config.ratingBudget;
+  for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
+  $("#new").onclick = newLevel;
+  $("#save").onclick = () => save({});
+  $("#saveas").onclick = saveAs;
+  $("#duplicate").onclick = () => save({ copy: true });
+  $("#undo").onclick = () => restore(studio.undo, studio.redo);
+  $("#redo").onclick = () => restore(studio.redo, studio.undo);
+  $("#delete").onclick = () => { if (studio.selected !== null) edit({ type: "remove", id: studio.selected }); };
+  $("#reset").onclick = resetGame;
+  $("#replay").onclick = replay;
+  $("#rate").onclick = rate;
+  $("#settings").addEventListener("change", settingsChanged);
+  $("#settings").addEventListener("submit", (e) => e.preventDefault());
+  canvas.addEventListener("mousedown", onDown);
+  window.addEventListener("mousemove", (e) => { if (e.target === canvas || studio.drag) onMove(e); });
+  window.addEventListener("mouseup", onUp);
+  window.addEventListener("resize", setupCanvas);
+  window.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); restore(studio.undo, studio.redo); }
+    else if ((e.ctrlKey || e.metaKey) && (e.key === "y" || e.key === "Z")) { e.preventDefault(); restore(studio.redo, studio.undo); }
+    else if ((e.key === "Delete" || e.key === "Backspace") && studio.selected !== null && studio.mode === "design") {
+      edit({ type: "remove", id: studio.selected });
+    }
+  });
+  window.addEventListener("beforeunload", (e) => { if (studio.dirty) e.preventDefault(); });
+  const r = await api("GET", "/api/new");
+  load(r.level, "", false, r.issues);
+  setupCanvas();
+  document.body.dataset.ready = "1";
+}
+
+start().catch((e) => say(e.message, "error"));

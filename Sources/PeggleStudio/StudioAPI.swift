@@ -1,0 +1,202 @@
+import Foundation
+import PeggleGame
+import PegglePhysics
+
+/// What the studio's endpoints do, without HTTP: each takes a decoded request and returns a reply
+/// to encode, or throws the `StudioError` to answer with. The designer's edits are `LevelEditor`'s,
+/// the game is `GameState`, the level format is `LevelCodec`: the same code as the CLI.
+public struct StudioAPI: Sendable {
+    public let library: LevelLibrary
+    public let rules: Rules
+
+    public init(library: LevelLibrary, rules: Rules = Rules()) {
+        self.library = library
+        self.rules = rules
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a request body, naming the field that is wrong.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StudioError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .badRequest("bad request: \(path(context.codingPath + [key])) is missing")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw .badRequest("bad request: \(path(context.codingPath)): \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .badRequest(context.codingPath.isEmpty ? "bad request: the body is not valid JSON"
+                : "bad request: \(path(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw .badRequest("bad request: \(error)")
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+
+    /// The level text of a request; a format error names the field, as `peggle level validate` does.
+    public static func level(_ text: String) throws(StudioError) -> Level {
+        do { return try LevelCodec.decode(Data(text.utf8)) } catch { throw .refused("level: \(error)") }
+    }
+
+    // MARK: Config
+
+    /// The board and the rules the page draws and checks with.
+    public struct Config: Sendable, Encodable {
+        public var engine: String
+        public var board: [String: Double]
+        public var cannon: [String: Double]
+        public var maxAim: Double
+        public var ballRadius: Double
+        public var timeStep: Double
+        public var bucket: [String: Double]
+        public var pegRadius: [String: Double]
+        public var brickSide: [String: Double]
+        public var blockSide: [String: Double]
+        public var cannonClearance: Double
+        public var laneTop: Double
+        public var pegKinds: [String]
+        public var blockShapes: [String]
+        public var powers: [String]
+        public var modes: [String]
+        public var ratingBudget: Int
+    }
+
+    public var config: Config {
+        let p = rules.physics, b = rules.bucket
+        return Config(
+            engine: PeggleGym.version,
+            board: ["width": p.boardWidth, "height": p.boardHeight],
+            cannon: ["x": rules.cannon.x, "y": rules.cannon.y],
+            maxAim: rules.maxAim, ballRadius: p.ballRadius, timeStep: p.timeStep,
+            bucket: ["width": b.width, "rimRadius": b.rimRadius, "top": b.top, "depth": b.depth],
+            pegRadius: ["default": rules.pegRadius, "min": rules.minPegRadius, "max": rules.maxPegRadius],
+            brickSide: ["min": rules.minBrickSide, "max": rules.maxBrickSide],
+            blockSide: ["min": rules.minBlockSide, "max": rules.maxBlockSide],
+            cannonClearance: rules.cannonClearance, laneTop: rules.laneTop,
+            pegKinds: PegKind.allCases.map(\.rawValue), blockShapes: BlockShape.allCases.map(\.rawValue),
+            powers: Power.allCases.map(\.rawValue), modes: ["classic", "beat_the_score", "dodge"],
+            ratingBudget: StudioRating.defaultBudget)
+    }
+
+    // MARK: Levels
+
+    /// An opened level: its text and whether saving it makes a copy.
+    public struct Opened: Sendable, Encodable {
+        public var file: String
+        public var level: String
+        public var readOnly: Bool
+        /// Why the level cannot be played yet, if it cannot (the page still edits it).
+        public var issues: [String]
+    }
+
+    public func open(_ file: String) throws(StudioError) -> Opened {
+        let (level, readOnly) = try library.open(file)
+        return Opened(file: file, level: LevelCodec.encode(level), readOnly: readOnly,
+                      issues: level.validate(rules: rules).map(\.description))
+    }
+
+    public func save(_ request: SaveRequest) throws(StudioError) -> LevelLibrary.Saved {
+        try library.save(Self.level(request.level), file: request.file, copy: request.copy ?? false)
+    }
+
+    /// A new empty level with a name no level of the folder has.
+    public func newLevel() -> Opened {
+        let level = Level(name: LevelFolder.uniqueName("New level", in: library.folder))
+        return Opened(file: "", level: LevelCodec.encode(level), readOnly: false,
+                      issues: level.validate(rules: rules).map(\.description))
+    }
+
+    // MARK: Edit
+
+    /// The level after an edit, the id of the object it concerns, and what still stops it being played.
+    public struct Edited: Sendable, Encodable {
+        public var level: String
+        public var id: Int?
+        public var issues: [String]
+    }
+
+    public func edit(_ request: EditRequest) throws(StudioError) -> Edited {
+        var level = try Self.level(request.level)
+        let op = request.op
+        func need<T>(_ value: T?, _ name: String) throws(StudioError) -> T {
+            guard let value else { throw .badRequest("bad request: op.\(name) is missing for \(op.type.rawValue)") }
+            return value
+        }
+        var id = op.id
+        do {
+            switch op.type {
+            case .addPeg:
+                let center = Vec2(try need(op.x, "x"), try need(op.y, "y"))
+                let shape: PegShape = if let w = op.width, let h = op.height {
+                    .brick(width: w, height: h, rotation: op.rotation ?? 0)
+                } else {
+                    .circle(radius: op.radius ?? rules.pegRadius)
+                }
+                id = try level.add(Peg(id: 0, kind: try need(op.peg, "peg"), center: center, shape: shape), rules: rules)
+            case .addBlock:
+                let block = Block(id: 0, shape: try need(op.shape, "shape"), center: Vec2(try need(op.x, "x"), try need(op.y, "y")),
+                                  width: try need(op.width, "width"), height: try need(op.height, "height"),
+                                  rotation: op.rotation ?? 0, springiness: op.springiness ?? 0)
+                id = try level.add(block, rules: rules)
+            case .move:
+                try level.move(id: try need(op.id, "id"), to: Vec2(try need(op.x, "x"), try need(op.y, "y")), rules: rules)
+            case .remove:
+                try level.remove(id: try need(op.id, "id"))
+                id = nil
+            case .resize:
+                if let r = op.radius {
+                    try level.resize(id: try need(op.id, "id"), radius: r, rules: rules)
+                } else {
+                    try level.resize(id: try need(op.id, "id"), width: try need(op.width, "width"),
+                                     height: try need(op.height, "height"), rules: rules)
+                }
+            case .rotate:
+                try level.rotate(id: try need(op.id, "id"), to: try need(op.rotation, "rotation"), rules: rules)
+            case .setKind:
+                try level.setKind(id: try need(op.id, "id"), to: try need(op.peg, "peg"))
+            case .setSpringiness:
+                try level.setSpringiness(id: try need(op.id, "id"), to: try need(op.springiness, "springiness"), rules: rules)
+            case .settings:
+                let mode = try Self.mode(op, current: level.mode)
+                try level.changeSettings { l in
+                    if let name = op.name { l.name = name }
+                    if let author = op.author { l.author = author.isEmpty ? nil : author }
+                    if let description = op.description { l.description = description.isEmpty ? nil : description }
+                    if let mode { l.mode = mode }
+                    if let power = op.power { l.power = power }
+                    if let roams = op.purpleRoams { l.purpleRoams = roams }
+                }
+            }
+        } catch let e as EditError {
+            throw .refused("refused: \(e.message)")
+        } catch let e as StudioError {
+            throw e
+        } catch {
+            throw .badRequest("\(error)")
+        }
+        return Edited(level: LevelCodec.encode(level), id: id, issues: level.validate(rules: rules).map(\.description))
+    }
+
+    /// The mode a settings operation asks for: the named mode with its fields (missing ones kept
+    /// from the current mode when it is the same kind, else that mode's defaults).
+    static func mode(_ op: EditOperation, current: GameMode) throws(StudioError) -> GameMode? {
+        let touched = op.balls != nil || op.shots != nil || op.targetScore != nil || op.timeLimit != nil
+        guard let name = op.mode ?? (touched ? current.name : nil) else { return nil }
+        switch name {
+        case "classic":
+            let old = if case let .classic(b) = current { b } else { 10 }
+            return .classic(balls: op.balls ?? old)
+        case "beat_the_score":
+            let old: (Int, Double) = if case let .beatTheScore(t, l) = current { (t, l) } else { (50_000, 120) }
+            return .beatTheScore(targetScore: op.targetScore ?? old.0, timeLimit: op.timeLimit ?? old.1)
+        case "dodge":
+            let old = if case let .dodge(s) = current { s } else { 10 }
+            return .dodge(shots: op.shots ?? old)
+        default:
+            throw .badRequest("bad request: op.mode '\(LevelCodec.cut(name))' is not classic, beat_the_score or dodge")
+        }
+    }
+}

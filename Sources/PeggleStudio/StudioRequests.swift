@@ -1,0 +1,59 @@
+import PeggleGame
+
+// The JSON bodies the page sends, decoded straight into these types. A level travels as its
+// canonical file text (`LevelCodec`), so the level format has one reader and one writer.
+
+/// `POST /api/edit`: one designer operation on the level the page holds.
+public struct EditRequest: Decodable, Sendable {
+    public var level: String
+    public var op: EditOperation
+}
+
+/// One operation of the designer, as `peggle level edit` offers them, plus the level's settings.
+public struct EditOperation: Decodable, Sendable {
+    public enum Kind: String, Decodable, Sendable {
+        case addPeg = "add_peg", addBlock = "add_block", move, remove, resize, rotate
+        case setKind = "set_kind", setSpringiness = "set_springiness", settings
+    }
+
+    public var type: Kind
+    /// The object concerned (all but add and settings).
+    public var id: Int?
+    public var x: Double?, y: Double?
+    /// A peg's kind (add_peg, set_kind).
+    public var peg: PegKind?
+    /// A block's outline (add_block).
+    public var shape: BlockShape?
+    public var radius: Double?, width: Double?, height: Double?, rotation: Double?
+    public var springiness: Double?
+    // settings
+    public var name: String?, author: String?, description: String?
+    /// "classic", "beat_the_score" or "dodge", with `balls`, `targetScore` and `timeLimit`, or `shots`.
+    public var mode: String?
+    public var balls: Int?, targetScore: Int?, timeLimit: Double?, shots: Int?
+    public var power: Power?
+    public var purpleRoams: Bool?
+}
+
+/// `POST /api/play`: the game on `level` with `seed`, after the shots `angles` (the last one is
+/// recorded and returned). Stateless: the server replays the earlier shots, which the engine's
+/// determinism makes exact.
+public struct PlayRequest: Decodable, Sendable {
+    public var level: String
+    public var seed: UInt64?
+    public var angles: [Double]
+}
+
+/// `POST /api/levels`: save. See `LevelLibrary.save`.
+public struct SaveRequest: Decodable, Sendable {
+    public var level: String
+    public var file: String?
+    public var copy: Bool?
+}
+
+/// `POST /api/rate`: rate the level (the adaptive rater) with at most `budget` greedy games.
+public struct RateRequest: Decodable, Sendable {
+    public var level: String
+    public var budget: Int?
+    public var seed: UInt64?
+}

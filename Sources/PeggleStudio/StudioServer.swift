@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import Logging
+import PeggleGame
+import Synchronization
+
+/// The studio's request context: bodies are levels and edits, never larger than a megabyte.
+public struct StudioContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    /// The largest level allowed (1000 objects) is about 120 KB of JSON; a megabyte leaves room.
+    public var maxUploadSize: Int { StudioServer.maxBody }
+}
+
+/// The HTTP side of the studio: routes to `StudioAPI`, the embedded page, and error replies.
+/// Every error is `{"error": "..."}` with a 4xx status for the client's mistakes; nothing but an
+/// explicit save writes a file.
+public enum StudioServer {
+    public static let maxBody = 1 << 20
+
+    /// Only one rating runs at a time: it uses every core.
+    static let rating = Mutex(false)
+
+    public static func router(api: StudioAPI, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> Router<StudioContext> {
+        let router = Router(context: StudioContext.self)
+        router.get("/") { _, _ in page(PackageResources.index_html, "text/html; charset=utf-8") }
+        router.get("/studio.css") { _, _ in page(PackageResources.studio_css, "text/css; charset=utf-8") }
+        router.get("/studio.js") { _, _ in page(PackageResources.studio_js, "text/javascript; charset=utf-8") }
+        router.get("/api/config") { _, _ in reply { api.config } }
+        router.get("/api/levels") { _, _ in reply { api.library.list() } }
+        router.get("/api/levels/:file") { _, context in
+            // The router leaves parameters percent-encoded; the name is checked after decoding.
+            let file = context.parameters.get("file") ?? ""
+            return reply { () throws(StudioError) in try api.open(file.removingPercentEncoding ?? file) }
+        }
+        router.get("/api/new") { _, _ in reply { api.newLevel() } }
+        router.post("/api/levels") { request, context in
+            await body(request, context, SaveRequest.self) { r throws(StudioError) in try api.save(r) }
+        }
+        router.post("/api/edit") { request, context in
+            await body(request, context, EditRequest.self) { r throws(StudioError) in try api.edit(r) }
+        }
+        router.post("/api/play") { request, context in
+            do throws(StudioError) {
+                let r = try StudioAPI.decode(PlayRequest.self, from: try await collect(request, context))
+                return json(try await StudioWork.run { () throws(StudioError) in try api.play(r) })
+            } catch {
+                return errorResponse(error)
+            }
+        }
+        router.post("/api/rate") { request, context in
+            do {
+                let r = try StudioAPI.decode(RateRequest.self, from: try await collect(request, context))
+                return try rate(r, api: api, threads: threads)
+            } catch let e as StudioError {
+                return errorResponse(e)
+            } catch {
+                return errorResponse(StudioError(400, "\(error)"))
+            }
+        }
+        return router
+    }
+
+    /// Serves the studio on `host:port` until the process is stopped; `started` gets the URL.
+    public static func run(api: StudioAPI, host: String, port: Int, threads: Int,
+                           started: @escaping @Sendable (String) -> Void) async throws {
+        let app = Application(router: router(api: api, threads: threads), configuration: .init(address: .hostname(host, port: port)),
+                              onServerRunning: { channel in
+                                  let p = channel.localAddress?.port ?? port
+                                  started("http://\(host.contains(":") ? "[\(host)]" : host):\(p)/")
+                              },
+                              logger: quietLogger())
+        try await app.runService()
+    }
+
+    // MARK: Helpers
+
+    /// The server's own log says only what goes wrong: the command prints the URL itself.
+    static func quietLogger() -> Logger {
+        var logger = Logger(label: "peggle-studio")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    static func page(_ bytes: [UInt8], _ type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    static func errorResponse(_ e: StudioError) -> Response {
+        json(["error": e.message], status: HTTPResponse.Status(code: e.status))
+    }
+
+    static func reply(_ work: () throws(StudioError) -> some Encodable) -> Response {
+        do { return json(try work()) } catch { return errorResponse(error) }
+    }
+
+    static func collect(_ request: Request, _ context: StudioContext) async throws(StudioError) -> Data {
+        do {
+            return Data(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+        } catch let e as any HTTPResponseError where e.status == .contentTooLarge {
+            throw StudioError(413, "the request body is larger than \(maxBody / 1024) KB")
+        } catch {
+            throw StudioError(400, "the request body could not be read (\(error))")
+        }
+    }
+
+    static func body<T: Decodable>(_ request: Request, _ context: StudioContext, _ type: T.Type,
+                                   _ work: (T) throws(StudioError) -> some Encodable) async -> Response {
+        do {
+            let r = try StudioAPI.decode(T.self, from: try await collect(request, context))
+            return json(try work(r))
+        } catch {
+            return errorResponse(error)
+        }
+    }
+
+    /// Starts the rating on its own threads and streams its events as JSON lines.
+    static func rate(_ r: RateRequest, api: StudioAPI, threads: Int) throws(StudioError) -> Response {
+        let level = try StudioAPI.level(r.level)
+        if let issue = level.validate(rules: api.rules).first { throw .refused("the level cannot be rated yet: \(issue)") }
+        let budget = r.budget ?? StudioRating.defaultBudget
+        guard StudioRating.budgets.contains(budget) else {
+            throw .badRequest("bad request: budget: \(budget) is outside \(StudioRating.budgets.lowerBound)...\(StudioRating.budgets.upperBound)")
+        }
+        let busy = rating.withLock { running in
+            if running { return true }
+            running = true
+            return false
+        }
+        if busy { throw .conflict("a rating is already running; wait for it to finish") }
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        let encoder = JSONEncoder()
+        @Sendable func send(_ e: StudioRating.Event) {
+            var data = (try? encoder.encode(e)) ?? Data()
+            data.append(0x0A)
+            continuation.yield(ByteBuffer(data: data))
+        }
+        StudioWork.start {
+            defer {
+                rating.withLock { $0 = false }
+                continuation.finish()
+            }
+            do throws(StudioError) {
+                let result = try StudioRating.rate(level, budget: budget, seed: r.seed ?? 0, threads: threads,
+                                                   rules: api.rules, events: send)
+                send(.result(result))
+            } catch {
+                send(.error(error.message))
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson", .cacheControl: "no-store"],
+                        body: .init(asyncSequence: stream))
+    }
+}

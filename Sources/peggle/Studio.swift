@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import PeggleStudio
+import Synchronization
+
+/// `peggle studio`: the level designer, the game and the rater in a browser (docs/studio.md).
+/// The command only parses options and keeps the process alive; the server is `PeggleStudio`.
+struct Studio: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Design, play and rate levels in a browser: a local web app (docs/studio.md).",
+        discussion: "Prints the URL to open. Levels are read from and saved to --levels (created if missing); "
+            + "read-only levels there (the bundled ones) open read-only and save as a copy, as `level edit` does. "
+            + "Nothing is written except by Save. Stop with Ctrl-C.")
+
+    @Option(help: "The folder of levels to open and save.")
+    var levels = "Levels"
+
+    @Option(help: "Port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(help: "Address to listen on. The default serves this machine only.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Worker threads for a rating (default: the machine's cores).")
+    var threads: Int?
+
+    func run() throws {
+        guard (0...65535).contains(port) else { throw UserError("--port: \(port) is outside 0...65535") }
+        if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
+        let library: LevelLibrary
+        do { library = try LevelLibrary(folder: levels) } catch { throw UserError("--levels: \(error.message)") }
+        let api = StudioAPI(library: library)
+        let failure = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        let folder = library.folder
+        Task {
+            do {
+                try await StudioServer.run(api: api, host: host, port: port, threads: threadCount) { url in
+                    printLine("Peggle Studio: \(url) (levels in \(folder); Ctrl-C to stop)")
+                }
+            } catch {
+                failure.withLock { $0 = "\(host):\(port): the studio could not serve (\(error))" }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let message = failure.withLock({ $0 }) { throw UserError(message) }
+    }
+}

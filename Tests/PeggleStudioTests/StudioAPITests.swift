@@ -1,0 +1,352 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PeggleAgents
+import PeggleGame
+import PeggleStudio
+import PeggleTestSupport
+import Testing
+
+/// A folder of levels for one test: First Steps (bundled, read-only) and a level of the user's.
+final class StudioFolder: @unchecked Sendable {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("studio-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Repository.data("Levels/first-steps.json").write(to: url.appendingPathComponent("first-steps.json"))
+        try Data(LevelCodec.encode(StudioFolder.mine).utf8).write(to: url.appendingPathComponent("mine.json"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// One orange peg straight below the cannon: every game is won by the first shot straight down.
+    static let mine = Level(name: "Mine", mode: .classic(balls: 3), pegs: [Peg(id: 1, kind: .orange, center: .init(400, 200))])
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func text(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+}
+
+/// Runs `test` against the studio's router on `folder`.
+func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+    let api = StudioAPI(library: try LevelLibrary(folder: folder.path))
+    let app = Application(router: StudioServer.router(api: api, threads: 2))
+    return try await app.test(.router, test)
+}
+
+func json(_ body: ByteBuffer) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
+}
+
+func post(_ client: any TestClientProtocol, _ uri: String, _ body: [String: Any]) async throws -> TestResponse {
+    let data = try JSONSerialization.data(withJSONObject: body)
+    return try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: data))
+}
+
+func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] as? String ?? "" }
+
+@Suite struct StudioPageTests {
+    @Test func thePageAndItsFilesAreServedFromTheBinary() async throws {
+        let folder = try StudioFolder()
+        try await withStudio(folder) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let html = String(buffer: page.body)
+            #expect(html.contains("<title>Peggle Studio</title>"))
+            #expect(html.contains("src=\"/studio.js\""))
+            let js = try await client.execute(uri: "/studio.js", method: .get)
+            #expect(js.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(String(buffer: js.body).contains("async function api("))
+            let css = try await client.execute(uri: "/studio.css", method: .get)
+            #expect(css.status == .ok)
+            #expect(try await client.execute(uri: "/nothing-here", method: .get).status == .notFound)
+        }
+    }
+
+    @Test func configDescribesTheBoardAndThePalette() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            let c = try json(try await client.execute(uri: "/api/config", method: .get).body)
+            #expect((c["board"] as? [String: Double]) == ["width": 800, "height": 600])
+            #expect((c["pegKinds"] as? [String]) == ["blue", "orange", "green", "purple", "zombie", "confusement"])
+            #expect((c["blockShapes"] as? [String]) == ["rectangle", "triangle"])
+            #expect(c["maxAim"] as? Double == 1.5)
+            #expect(c["ratingBudget"] as? Int == 160)
+        }
+    }
+}
+
+@Suite struct StudioLevelTests {
+    @Test func theListShowsEachLevelWithItsReadOnlyFlag() async throws {
+        let folder = try StudioFolder()
+        try Data("not json".utf8).write(to: folder.url.appendingPathComponent("broken.json"))
+        try await withStudio(folder) { client in
+            let r = try await client.execute(uri: "/api/levels", method: .get)
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]])
+            #expect(list.map { $0["file"] as? String } == ["broken.json", "first-steps.json", "mine.json"])
+            #expect(list.map { $0["readOnly"] as? Bool } == [true, true, false])
+            #expect(list[1]["name"] as? String == "First Steps")
+            #expect(list[2]["orange"] as? Int == 1)
+            #expect((list[0]["error"] as? String)?.hasPrefix("broken.json: not valid JSON") == true)
+        }
+    }
+
+    @Test func openingALevelGivesItsCanonicalText() async throws {
+        let folder = try StudioFolder()
+        try await withStudio(folder) { client in
+            let r = try json(try await client.execute(uri: "/api/levels/first-steps.json", method: .get).body)
+            let expected = LevelCodec.encode(try LevelCodec.decode(try Repository.data("Levels/first-steps.json")))
+            #expect(r["level"] as? String == expected)
+            #expect(r["readOnly"] as? Bool == true)
+            #expect((r["issues"] as? [String]) == [])
+            let missing = try await client.execute(uri: "/api/levels/nope.json", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(try errorText(missing) == "nope.json: no such level in the folder")
+        }
+    }
+
+    @Test(arguments: [
+        ("..%2Fsecret.json", "'../secret.json' is not a file name in the levels folder (no folders, no '..')"),
+        ("%2Fetc%2Fpasswd", "'/etc/passwd' is not a file name in the levels folder (no folders, no '..')"),
+        (".hidden.json", "'.hidden.json' is not a file name in the levels folder (no folders, no '..')"),
+        ("notes.txt", "'notes.txt' does not end in .json; level files are .json files"),
+        ("..", "'..' is not a file name in the levels folder (no folders, no '..')"),
+        ("link.json", "'link.json' leads out of the levels folder"),
+    ])
+    func pathsOutsideTheFolderAreRefused(file: String, message: String) async throws {
+        let folder = try StudioFolder()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("studio-outside-\(UUID().uuidString).json")
+        try Data(LevelCodec.encode(StudioFolder.mine).utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.json"), withDestinationPath: outside.path)
+        try await withStudio(folder) { client in
+            let r = try await client.execute(uri: "/api/levels/" + file, method: .get)
+            #expect(r.status == .badRequest)
+            #expect(try errorText(r) == message)
+            // Saving there is refused the same way, and writes nothing.
+            let before = try folder.files()
+            let s = try await post(client, "/api/levels", ["level": LevelCodec.encode(StudioFolder.mine),
+                                                           "file": file.removingPercentEncoding!])
+            #expect(s.status == .badRequest)
+            #expect(try errorText(s) == message)
+            #expect(try folder.files() == before)
+        }
+    }
+
+    @Test func savingANewLevelWritesItsCanonicalFileAndNamesAreUnique() async throws {
+        let folder = try StudioFolder()
+        try await withStudio(folder) { client in
+            var level = Level(name: "Corner Pocket", pegs: [Peg(id: 1, kind: .orange, center: .init(200, 300))])
+            let r = try await post(client, "/api/levels", ["level": LevelCodec.encode(level)])
+            #expect(r.status == .ok)
+            #expect(try json(r.body)["file"] as? String == "corner-pocket.json")
+            #expect(try folder.text("corner-pocket.json") == LevelCodec.encode(level))
+            // A second new level with the same name (any case) is refused: names are unique per folder.
+            level.name = "corner POCKET"
+            let again = try await post(client, "/api/levels", ["level": LevelCodec.encode(level)])
+            #expect(again.status == .conflict)
+            #expect(try errorText(again) == "a level named 'corner POCKET' is already in the folder (corner-pocket.json); "
+                + "names are unique per folder: choose another name")
+            // Saving over its own file keeps the file; renaming it onto another level's name is refused.
+            level.name = "Corner Pocket"
+            level.pegs.append(Peg(id: 2, kind: .blue, center: .init(300, 300)))
+            let resave = try await post(client, "/api/levels", ["level": LevelCodec.encode(level), "file": "corner-pocket.json"])
+            #expect(try json(resave.body)["file"] as? String == "corner-pocket.json")
+            #expect(try LevelCodec.decode(Data(try folder.text("corner-pocket.json").utf8)).pegs.count == 2)
+            level.name = "Mine"
+            let clash = try await post(client, "/api/levels", ["level": LevelCodec.encode(level), "file": "corner-pocket.json"])
+            #expect(clash.status == .conflict)
+            #expect(try LevelCodec.decode(Data(try folder.text("corner-pocket.json").utf8)).name == "Corner Pocket")
+        }
+    }
+
+    @Test func aReadOnlyLevelIsSavedAsACopyAndDuplicateMakesAnother() async throws {
+        let folder = try StudioFolder()
+        let original = try folder.text("first-steps.json")
+        try await withStudio(folder) { client in
+            let r = try await post(client, "/api/levels", ["level": original, "file": "first-steps.json"])
+            #expect(r.status == .ok)
+            let saved = try json(r.body)
+            #expect(saved["file"] as? String == "first-steps-copy.json")
+            #expect(saved["note"] as? String == "saved as a copy, 'First Steps (copy)'")
+            let copy = try LevelCodec.decode(Data(try folder.text("first-steps-copy.json").utf8))
+            #expect(copy.name == "First Steps (copy)")
+            #expect(copy.readOnly == false)
+            #expect(try folder.text("first-steps.json") == original)
+            let dup = try json(try await post(client, "/api/levels", ["level": LevelCodec.encode(copy), "copy": true]).body)
+            // As `level edit` names copies: the tail is added again, then numbered if taken.
+            #expect(dup["file"] as? String == "first-steps-copy-copy.json")
+            #expect(try LevelCodec.decode(Data(try folder.text("first-steps-copy-copy.json").utf8)).name == "First Steps (copy) (copy)")
+        }
+    }
+}
+
+@Suite struct StudioEditTests {
+    func edit(_ client: any TestClientProtocol, _ level: String, _ op: [String: Any]) async throws -> TestResponse {
+        try await post(client, "/api/edit", ["level": level, "op": op])
+    }
+
+    @Test func addMoveResizeRotateAndSettingsGoThroughTheLevelEditor() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            var text = LevelCodec.encode(Level(name: "Draft"))
+            for (x, kind) in [(200, "orange"), (300, "blue"), (400, "green")] {
+                let r = try json(try await edit(client, text, ["type": "add_peg", "peg": kind, "x": x, "y": 300]).body)
+                text = try #require(r["level"] as? String)
+            }
+            var expected = Level(name: "Draft")
+            try expected.add(Peg(id: 0, kind: .orange, center: .init(200, 300)))
+            try expected.add(Peg(id: 0, kind: .blue, center: .init(300, 300)))
+            try expected.add(Peg(id: 0, kind: .green, center: .init(400, 300)))
+            #expect(text == LevelCodec.encode(expected))
+
+            let moved = try json(try await edit(client, text, ["type": "move", "id": 2, "x": 300, "y": 420]).body)
+            try expected.move(id: 2, to: .init(300, 420))
+            #expect(moved["level"] as? String == LevelCodec.encode(expected))
+            #expect(moved["id"] as? Int == 2)
+
+            let block = try json(try await edit(client, text, ["type": "add_block", "shape": "triangle", "x": 600, "y": 200,
+                                                                 "width": 80, "height": 50, "springiness": 0.5]).body)
+            #expect(block["id"] as? Int == 4)
+            let spun = try json(try await edit(client, try #require(block["level"] as? String),
+                                               ["type": "rotate", "id": 4, "rotation": 0.5]).body)
+            #expect(try LevelCodec.decode(Data((spun["level"] as! String).utf8)).blocks[0].rotation == 0.5)
+
+            let settings = try json(try await edit(client, text, ["type": "settings", "name": "Final", "mode": "dodge",
+                                                                    "shots": 7, "power": "kaboom"]).body)
+            let l = try LevelCodec.decode(Data((settings["level"] as! String).utf8))
+            #expect(l.name == "Final")
+            #expect(l.mode == .dodge(shots: 7))
+            #expect(l.power == .kaboom)
+        }
+    }
+
+    @Test func aRefusedEditSaysWhyAsTheCLIDoesAndChangesNothing() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            var level = Level(name: "Draft")
+            try level.add(Peg(id: 0, kind: .orange, center: .init(200, 300)))
+            try level.add(Peg(id: 0, kind: .blue, center: .init(300, 300)))
+            let text = LevelCodec.encode(level)
+            let overlap = try await edit(client, text, ["type": "move", "id": 2, "x": 205, "y": 300])
+            #expect(overlap.status == .unprocessableContent)
+            #expect(try errorText(overlap) == "refused: peg 2 would overlap peg 1")
+            let lane = try await edit(client, text, ["type": "add_peg", "peg": "blue", "x": 400, "y": 590])
+            #expect(lane.status == .unprocessableContent)
+            #expect(try errorText(lane) == "refused: peg 3 reaches into the bucket's lane: bottom edge at y = 602 > 560")
+            let balls = try await edit(client, text, ["type": "settings", "balls": 0])
+            #expect(try errorText(balls) == "refused: mode: balls: 0 is outside 1...99")
+            let missing = try await edit(client, text, ["type": "move", "id": 2])
+            #expect(missing.status == .badRequest)
+            #expect(try errorText(missing) == "bad request: op.x is missing for move")
+        }
+    }
+
+    @Test func malformedBodiesAreAnsweredWithA4xxAndAMessage() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            let notJSON = try await client.execute(uri: "/api/edit", method: .post, body: ByteBuffer(string: "{\"level\": "))
+            #expect(notJSON.status == .badRequest)
+            #expect(try errorText(notJSON) == "bad request: the body is not valid JSON")
+            let noOp = try await post(client, "/api/edit", ["level": "{}"])
+            #expect(try errorText(noOp) == "bad request: op is missing")
+            let badKind = try await post(client, "/api/edit", ["level": "{}", "op": ["type": "add_peg", "peg": "gold", "x": 1, "y": 1]])
+            #expect(badKind.status == .badRequest)
+            #expect(try errorText(badKind).hasPrefix("bad request: op.peg: "))
+            let badLevel = try await post(client, "/api/edit", ["level": "{\"format\": 1}", "op": ["type": "remove", "id": 1]])
+            #expect(badLevel.status == .unprocessableContent)
+            #expect(try errorText(badLevel).hasPrefix("level: "))
+            let big = ByteBuffer(repeating: UInt8(ascii: " "), count: StudioServer.maxBody + 1)
+            let tooLarge = try await client.execute(uri: "/api/edit", method: .post, body: big)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(try errorText(tooLarge) == "the request body is larger than 1024 KB")
+        }
+    }
+}
+
+@Suite struct StudioPlayTests {
+    @Test func aShotIsTheEnginesShotWithItsTrajectory() async throws {
+        let folder = try StudioFolder()
+        let text = try folder.text("first-steps.json")
+        let level = try LevelCodec.decode(Data(text.utf8))
+        var game = try GameState(level: level, seed: 7)
+        _ = try game.shoot(angle: 0.3)
+        let shot = try game.shoot(angle: -0.2, recordTrajectory: true)
+        let (score, ballsLeft) = (game.score, game.ballsLeft)
+        try await withStudio(folder) { client in
+            let start = try json(try await post(client, "/api/play", ["level": text, "seed": 7, "angles": [Double]()]).body)
+            #expect(start["shot"] == nil)
+            #expect((start["state"] as? [String: Any])?["shotsTaken"] as? Int == 0)
+            let r = try json(try await post(client, "/api/play", ["level": text, "seed": 7, "angles": [0.3, -0.2]]).body)
+            let state = try #require(r["state"] as? [String: Any])
+            #expect(state["score"] as? Int == score)
+            #expect(state["ballsLeft"] as? Int == ballsLeft)
+            #expect(state["status"] as? String == "playing")
+            let s = try #require(r["shot"] as? [String: Any])
+            #expect(s["points"] as? Int == shot.points)
+            #expect(s["frames"] as? Int == shot.steps + 1)
+            let lit = try #require(s["lit"] as? [[String: Int]])
+            #expect(lit.map { $0["id"]! } == shot.trajectory!.litPegs.map { level.pegs[$0].id })
+            #expect(lit.allSatisfy { $0["frame"]! >= 1 && $0["frame"]! <= shot.steps })
+            let before = try #require(r["before"] as? [String: Any])
+            let removed = (state["pegs"] as! [[String: Any]]).filter { $0["removed"] as! Bool }.count
+            let removedBefore = (before["pegs"] as! [[String: Any]]).filter { $0["removed"] as! Bool }.count
+            #expect(removed - removedBefore == lit.count)
+        }
+    }
+
+    @Test func unplayableLevelsAndBadAnglesAreRefused() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            let empty = LevelCodec.encode(Level(name: "Empty"))
+            let r = try await post(client, "/api/play", ["level": empty, "angles": [0.0]])
+            #expect(r.status == .unprocessableContent)
+            #expect(try errorText(r) == "the level cannot be played yet: pegs: a classic level needs at least one orange peg")
+            let mine = LevelCodec.encode(StudioFolder.mine)
+            let wide = try await post(client, "/api/play", ["level": mine, "angles": [2.0]])
+            #expect(try errorText(wide).hasPrefix("angles[0]: "))
+            let over = try await post(client, "/api/play", ["level": mine, "angles": [0.0, 0.0]])
+            #expect(over.status == .unprocessableContent)
+            #expect(try errorText(over).hasPrefix("angles[1]: "))
+        }
+    }
+}
+
+@Suite struct StudioRateTests {
+    @Test func rateStreamsProgressThenTheRatersResult() async throws {
+        let folder = try StudioFolder()
+        let text = LevelCodec.encode(StudioFolder.mine)
+        let direct = try StudioRating.rate(StudioFolder.mine, budget: 16, seed: 0, threads: 1) { _ in }
+        try await withStudio(folder) { client in
+            let r = try await post(client, "/api/rate", ["level": text, "budget": 16])
+            #expect(r.status == .ok)
+            #expect(r.headers[.contentType] == "application/x-ndjson")
+            let lines = String(buffer: r.body).split(separator: "\n").map {
+                try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            #expect(lines.dropLast().allSatisfy { $0["type"] as? String == "progress" })
+            #expect(lines.count >= 2)
+            let result = try #require(lines.last?["result"] as? [String: Any])
+            // The same rating as the library's, whatever the thread count.
+            #expect(result["tier"] as? String == direct.tier)
+            #expect(result["sigma50Text"] as? String == direct.sigma50Text)
+            #expect(result["games"] as? Int == direct.games)
+            #expect((result["chart"] as? String)?.hasPrefix("<svg") == true)
+            // One peg straight down: the greedy agent aims at it and the ball hits it.
+            let first = try #require(result["firstShot"] as? [String: Any])
+            #expect((first["lit"] as? [[String: Int]])?.map { $0["id"]! } == [1])
+        }
+        // Every greedy game on this level is won, at any aim noise the rater tries: sigma50 is
+        // above the range.
+        #expect(direct.bound == "above")
+        #expect(direct.tier == "easy")
+    }
+
+    @Test func rateRefusesABudgetOutOfRangeAndAnUnplayableLevel() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            let r = try await post(client, "/api/rate", ["level": LevelCodec.encode(StudioFolder.mine), "budget": 4])
+            #expect(r.status == .badRequest)
+            #expect(try errorText(r) == "bad request: budget: 4 is outside 8...160")
+            let empty = try await post(client, "/api/rate", ["level": LevelCodec.encode(Level(name: "Empty"))])
+            #expect(try errorText(empty) == "the level cannot be rated yet: pegs: a classic level needs at least one orange peg")
+        }
+    }
+}
