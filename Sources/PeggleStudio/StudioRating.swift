@@ -42,6 +42,8 @@ public enum StudioRating {
 
     /// What the page shows after a rating.
     public struct Result: Sendable, Encodable, Equatable {
+        /// The tier as the report gives it: from the interval ("hard", or "medium to easy" when it
+        /// straddles an edge).
         public var tier: String
         /// "0.035 (0.028–0.044)", "< 0.001": as the report prints it.
         public var sigma50Text: String
@@ -88,7 +90,7 @@ public enum StudioRating {
             throw StudioError(500, "the rating produced no skill curve")
         }
         var result = Result(
-            tier: rating.tier.rawValue, sigma50Text: SVGCharts.sigma50Text(rating.sigma50),
+            tier: rating.tierText, sigma50Text: SVGCharts.sigma50Text(rating.sigma50),
             games: games.count,
             agents: rating.agents.map { AgentRate(agent: $0.agentKind, sigma: $0.sigma, games: $0.episodes, winRate: $0.winRate) },
             chart: SVGCharts.skillCurve(curve), firstShot: try firstShot(level, agent: greedy, seed: seed, rules: rules),

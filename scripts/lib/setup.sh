@@ -5,7 +5,8 @@
 #                            The Debian packages the caller names (scripts/main and scripts/test:
 #                            libopenblas-dev for the CBLAS module's cblas.h and libopenblas,
 #                            libsqlite3-dev for the SQLite GRDB links, ca-certificates because
-#                            SwiftPM fetches the dependencies over https), and git if missing
+#                            SwiftPM fetches the dependencies over https; scripts/test also
+#                            chromium and chromium-driver for the studio's browser tests), and git if missing
 #                            (SwiftPM fetches them with it); with --python also python3-venv when
 #                            Python cannot make a virtual environment. Those not installed are
 #                            installed with apt-get, through sudo when not root.

@@ -550,14 +550,20 @@ function showRating(r) {
   tier.textContent = r.tier;
   out.appendChild(tier);
   const s = document.createElement("p");
-  s.textContent = `sigma50 ${r.sigma50Text} rad` + (r.bound ? ` (${r.bound} the range, probability ${r.probability.toFixed(2)})` : "")
+  s.textContent = `sigma50 ${r.sigma50Text} rad` + (r.bound ? ` (a bound: probability ${r.probability.toFixed(2)})` : "")
     + ` · ${r.games} games in ${r.seconds.toFixed(1)} s` + (r.stop ? ` · stopped: ${r.stop}` : "");
   out.appendChild(s);
+  // One row per agent: the adaptive games spread over many sigmas, which the chart shows one by one.
   const table = document.createElement("table");
-  table.innerHTML = "<tr><th>agent</th><th>sigma</th><th>games</th><th>win rate</th></tr>";
-  for (const a of r.agents) {
+  table.innerHTML = "<tr><th>agent</th><th>aim noise</th><th>games</th><th>won</th></tr>";
+  const kinds = [...new Set(r.agents.map((a) => a.agent))];
+  for (const kind of kinds) {
+    const rows = r.agents.filter((a) => a.agent === kind);
+    const games = rows.reduce((n, a) => n + a.games, 0);
+    const won = rows.reduce((n, a) => n + Math.round(a.winRate * a.games), 0);
+    const noise = rows.length === 1 ? `${rows[0].sigma.toFixed(3)} rad` : `${rows.length} levels`;
     const tr = document.createElement("tr");
-    for (const v of [a.agent, a.sigma.toFixed(3), a.games, (a.winRate * 100).toFixed(0) + "%"]) {
+    for (const v of [kind, noise, games, `${won} (${Math.round((100 * won) / games)}%)`]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);
@@ -595,7 +601,7 @@ function buildPalette() {
     if (t.kind === "select") b.classList.add("on");
     pal.appendChild(b);
   }
-  const power = $("#settings [name=power]");
+  const power = field("power");
   for (const p of studio.config.powers) power.add(new Option(p, p));
 }
 
@@ -646,26 +652,29 @@ function fillInspector() {
   }
 }
 
+// The settings form's fields by name (not `form.name`: a form's own properties shadow them).
+function field(name) { return $("#settings").elements.namedItem(name); }
+
 function fillSettings() {
   const f = $("#settings"), l = studio.level, m = l.mode;
-  f.name.value = l.name;
-  f.author.value = l.author || "";
-  f.mode.value = m.type;
-  f.balls.value = m.balls || 10;
-  f.targetScore.value = m.target_score || 50000;
-  f.timeLimit.value = m.time_limit || 120;
-  f.shots.value = m.shots || 10;
-  f.power.value = l.power;
-  f.purpleRoams.checked = l.purple_roams !== false;
+  field("name").value = l.name;
+  field("author").value = l.author || "";
+  field("mode").value = m.type;
+  field("balls").value = m.balls || 10;
+  field("targetScore").value = m.target_score || 50000;
+  field("timeLimit").value = m.time_limit || 120;
+  field("shots").value = m.shots || 10;
+  field("power").value = l.power;
+  field("purpleRoams").checked = l.purple_roams !== false;
   for (const lab of f.querySelectorAll("[data-for]")) lab.hidden = lab.dataset.for !== m.type;
 }
 
 function settingsChanged(ev) {
-  const f = $("#settings"), name = ev.target.name, op = { type: "settings" };
-  if (name === "purpleRoams") op.purpleRoams = f.purpleRoams.checked;
-  else if (["balls", "targetScore", "shots"].includes(name)) op[name] = parseInt(f[name].value, 10);
-  else if (name === "timeLimit") op.timeLimit = parseFloat(f.timeLimit.value);
-  else op[name] = f[name].value;
+  const name = ev.target.name, op = { type: "settings" };
+  if (name === "purpleRoams") op.purpleRoams = field(name).checked;
+  else if (["balls", "targetScore", "shots"].includes(name)) op[name] = parseInt(field(name).value, 10);
+  else if (name === "timeLimit") op.timeLimit = parseFloat(field(name).value);
+  else op[name] = field(name).value;
   edit(op).then((ok) => { if (!ok) fillSettings(); });
 }
 

@@ -1,0 +1,123 @@
+"""Peggle Studio's speed, as a user meets it (docs/performance.md, "Studio").
+
+1. Cold start: a new `peggle studio` process each round; the time from starting it to the page
+   being ready in the browser (Debian's chromium through Selenium, already running): the server's
+   start, the page, its script and style, and the page's first API calls (config, new level, level
+   list), until the page marks itself ready.
+2. A shot's reply: POST /api/play for every bundled level, the first shot at 21 angles across
+   the aim range, and the tenth shot of a game (the server replays the nine before it), timed
+   from the request to the whole reply read, over HTTP on this machine.
+
+Usage: python python/bench_studio.py [--peggle .build/release/peggle] [--rounds 5] [--json]
+"""
+import argparse
+import json
+import pathlib
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def start(peggle, folder):
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([peggle, "studio", "--levels", str(folder), "--port", "0"], stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().split()[2]
+    return proc, url, t0
+
+
+def stop(proc):
+    proc.terminate()
+    proc.wait(timeout=10)
+    proc.stdout.close()
+
+
+def post(url, body):
+    data = json.dumps(body).encode()
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})) as r:
+        reply = r.read()
+    return time.perf_counter() - t0, json.loads(reply)
+
+
+def cold_starts(peggle, rounds, folder):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    out = []
+    try:
+        driver.get("about:blank")
+        for _ in range(rounds):
+            proc, url, t0 = start(peggle, folder)
+            try:
+                server = time.perf_counter() - t0
+                driver.get(url)  # returns after the load event; the page is ready after its API calls
+                while driver.execute_script("return document.body.dataset.ready") != "1":
+                    time.sleep(0.002)
+                total = time.perf_counter() - t0
+                in_page = driver.execute_script("return performance.now()") / 1000
+                out.append({"server_s": server, "total_s": total, "navigation_to_ready_s": in_page})
+            finally:
+                stop(proc)
+    finally:
+        driver.quit()
+    return out
+
+
+def shots(peggle, folder):
+    proc, url, _ = start(peggle, folder)
+    rows = []
+    try:
+        angles = [-1.2 + 2.4 * k / 20 for k in range(21)]
+        for path in sorted((ROOT / "Levels").glob("*.json")):
+            if path.name == "bench-grid.json":
+                continue
+            level = path.read_text()
+            first = [post(url + "api/play", {"level": level, "angles": [a]})[0] for a in angles]
+            # The tenth shot: nine shots replayed first (fewer if the game ends sooner).
+            played, times = [], []
+            for a in angles[:10]:
+                t, reply = post(url + "api/play", {"level": level, "angles": played + [a]})
+                played.append(a)
+                times.append(t)
+                if reply["state"]["status"] != "playing":
+                    break
+            rows.append({"level": path.stem, "first_median_ms": statistics.median(first) * 1000,
+                         "first_max_ms": max(first) * 1000, "last_shot": len(played), "last_ms": times[-1] * 1000})
+    finally:
+        stop(proc)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--peggle", default=str(ROOT / ".build" / "release" / "peggle"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp) / "levels"
+        shutil.copytree(ROOT / "Levels", folder)
+        result = {"cold_start": cold_starts(args.peggle, args.rounds, folder), "shots": shots(args.peggle, folder)}
+    if args.json:
+        print(json.dumps(result))
+        return
+    cs = result["cold_start"]
+    print("cold start to page ready, s (median of %d): server %.3f, total %.3f (navigation to ready %.3f); slowest total %.3f" % (
+        len(cs), statistics.median(r["server_s"] for r in cs), statistics.median(r["total_s"] for r in cs),
+        statistics.median(r["navigation_to_ready_s"] for r in cs), max(r["total_s"] for r in cs)))
+    print("%-14s %12s %10s %10s %8s" % ("level", "first median", "first max", "last shot", "its ms"))
+    for r in result["shots"]:
+        print("%-14s %9.1f ms %7.1f ms %10d %8.1f" % (r["level"], r["first_median_ms"], r["first_max_ms"], r["last_shot"], r["last_ms"]))
+
+
+if __name__ == "__main__":
+    main()
