@@ -93,6 +93,17 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         }
     }
 
+    @Test func aNewLevelHasANameNoLevelOfTheFolderHas() async throws {
+        let folder = try StudioFolder()
+        try Data(LevelCodec.encode(Level(name: "new LEVEL")).utf8).write(to: folder.url.appendingPathComponent("taken.json"))
+        try await withStudio(folder) { client in
+            let r = try json(try await client.execute(uri: "/api/new", method: .get).body)
+            #expect(r["level"] as? String == LevelCodec.encode(Level(name: "New level 2")))
+            #expect(r["file"] as? String == "")
+            #expect((r["issues"] as? [String]) == ["pegs: a classic level needs at least one orange peg"])
+        }
+    }
+
     @Test func openingALevelGivesItsCanonicalText() async throws {
         let folder = try StudioFolder()
         try await withStudio(folder) { client in
