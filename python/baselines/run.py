@@ -170,7 +170,7 @@ def episode_key(shots: list) -> str:
     return hashlib.sha1(json.dumps(shots).encode()).hexdigest()
 
 
-def summary(name: str, episodes: list[dict], distribution: str, extra: dict) -> dict:
+def summary(name: str, episodes: list[dict], distribution: str, extra: dict, level: int | None = None) -> dict:
     n = len(episodes)
     wins = sum(e["won"] for e in episodes)
     low, high = wilson(wins, n)
@@ -179,48 +179,54 @@ def summary(name: str, episodes: list[dict], distribution: str, extra: dict) -> 
             "mean_shots": float(np.mean([e["shots"] for e in episodes])),
             "distinct_trajectories": len({e["trajectory"] for e in episodes}),
             "distinct_levels": len({e["level_seed"] for e in episodes}),
-            "test_levels": f"{distribution} seeds {TEST_START}..{TEST_START + n - 1}",
+            "test_levels": (f"{distribution} seeds {TEST_START}..{TEST_START + n - 1}" if level is None
+                            else f"{distribution} seed {TEST_START + level}, every episode"),
             "aim_noise": V1_AIM_NOISE, **extra, "per_episode": episodes}
 
 
-def eval_policy(predict, action: str, episodes: int, distribution: str) -> list[dict]:
-    """Episode k: held-out level seed TEST_START + k, environment seed k, under Peggle-v1."""
-    kw = {**V1_KWARGS, "distribution_mode": distribution, "num_levels": episodes, "start_level": TEST_START}
+def eval_policy(predict, action: str, episodes: int, distribution: str, level: int | None = None) -> list[dict]:
+    """Episode k: held-out level seed TEST_START + k (or TEST_START + level for every episode),
+    environment seed k, under Peggle-v1."""
+    kw = {**V1_KWARGS, "distribution_mode": distribution, "num_levels": max(episodes, (level or 0) + 1),
+          "start_level": TEST_START}
     if action == "discrete":
         kw.update(action="discrete", bins=BINS)
     rows = []
     with PeggleEnv(**kw) as env:
         for k in range(episodes):
-            obs, info = env.reset(seed=k, options={"level": k})
-            level_seed, level, ret, shots, done = int(info["level_seed"]), info["level_name"], 0.0, [], False
+            obs, info = env.reset(seed=k, options={"level": k if level is None else level})
+            level_seed, level_name, ret, shots, done = int(info["level_seed"]), info["level_name"], 0.0, [], False
             while not done:
                 obs, reward, terminated, truncated, info = env.step(predict(obs, env))
                 ret += reward
                 shots.append([float(info["fired_angle"]), int(info["pegs_hit"]), int(info["points"])])
                 done = terminated or truncated
-            rows.append({"seed": k, "level_seed": level_seed, "level": level, "won": bool(info["won"]), "score": int(info["score"]),
+            rows.append({"seed": k, "level_seed": level_seed, "level": level_name, "won": bool(info["won"]), "score": int(info["score"]),
                          "shots": len(shots), "return": round(ret, 4), "trajectory": episode_key(shots)})
     return rows
 
 
-def eval_builtin(agent: str, episodes: int, distribution: str, threads: int | None) -> list[dict]:
-    """The built-in agent through `peggle play`: level seed TEST_START + k from `peggle level
-    generate` (the generator the environment uses), game seed k, aim noise 0.02 rad."""
+def eval_builtin(agent: str, episodes: int, distribution: str, threads: int | None,
+                 level: int | None = None) -> list[dict]:
+    """The built-in agent through `peggle play`: level seed TEST_START + k (or + level) from
+    `peggle level generate` (the generator the environment uses), game seed k, aim noise 0.02 rad."""
     peggle = find_peggle()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([peggle, "level", "generate", "--count", str(episodes), "--seed", str(TEST_START),
+        first, count = (TEST_START, episodes) if level is None else (TEST_START + level, 1)
+        subprocess.run([peggle, "level", "generate", "--count", str(count), "--seed", str(first),
                         "--distribution", distribution, "--out", tmp], check=True, stdout=subprocess.DEVNULL)
         files = sorted(pathlib.Path(tmp).glob("*.json"))
-        assert len(files) == episodes, files
-        for k, file in enumerate(files):
+        assert len(files) == count, files
+        for k in range(episodes):
+            file = files[0 if level is not None else k]
             cmd = [peggle, "play", str(file), "--agent", agent, "--sigma", str(V1_AIM_NOISE), "--seed", str(k),
                    "--episodes", "1", "--json"]
             if threads:
                 cmd += ["--threads", str(threads)]
             out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             e = out["episodes"][0]
-            rows.append({"seed": k, "level_seed": TEST_START + k, "level": out["level"], "won": bool(e["won"]),
+            rows.append({"seed": k, "level_seed": first + (k if level is None else 0), "level": out["level"], "won": bool(e["won"]),
                          "score": int(e["score"]), "shots": int(e["shots"]), "return": None,
                          "trajectory": episode_key([e["angles"], e["score"], e["status"]])})
     return rows
@@ -240,7 +246,8 @@ def evaluate(args) -> dict:
             # SB3's PPO clips to the action space while training; the environment does not clip.
             return np.clip(action, -1, 1) if algo == "ppo" else int(action)
 
-        rows = eval_policy(predict, "discrete" if algo == "dqn" else "continuous", args.episodes, distribution)
+        rows = eval_policy(predict, "discrete" if algo == "dqn" else "continuous", args.episodes, distribution,
+                           args.level)
         name = f"{algo} ({config['trained_timesteps']:,} steps)"
         extra = {"train_levels": f"{distribution} seeds 0..{config['env_kwargs']['num_levels'] - 1}",
                  "model": str(args.model)}
@@ -248,14 +255,14 @@ def evaluate(args) -> dict:
         distribution = args.distribution
         rng = np.random.default_rng(0)
         rows = eval_policy(lambda obs, env: rng.uniform(-1, 1, size=1).astype(np.float32), "continuous",
-                           args.episodes, distribution)
+                           args.episodes, distribution, args.level)
         name, extra = "random (through the env)", {"train_levels": "-"}
     else:
         distribution = args.distribution
-        rows = eval_builtin(args.agent, args.episodes, distribution, args.threads)
+        rows = eval_builtin(args.agent, args.episodes, distribution, args.threads, args.level)
         name, extra = f"{args.agent} (peggle play)", {"train_levels": "-"}
     result = summary(name, rows, distribution, {**extra, "seconds": round(time.perf_counter() - start, 1),
-                                                "load1": load1()})
+                                                "load1": load1()}, args.level)
     text = json.dumps(result, indent=1)
     if args.out:
         pathlib.Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -413,6 +420,9 @@ def main(argv=None) -> None:
     e.add_argument("--distribution", choices=["easy", "hard"], default=DISTRIBUTION,
                    help="for agents (a model uses its training distribution)")
     e.add_argument("--threads", type=int, default=None, help="peggle play's threads")
+    e.add_argument("--level", type=int, default=None,
+                   help="play held-out level K (seed TEST_START + K) in every episode, to count how many "
+                        "distinct trajectories the seeds give on one level")
     e.add_argument("--out", help="JSON file for the summary and the episodes")
     g = sub.add_parser("plot", help="learning curves of train runs as SVG and PNG")
     g.add_argument("runs", nargs="+")

@@ -59,6 +59,10 @@ def test_train_eval_and_plot_end_to_end(run, tmp_path, peggle_bin):
         assert [e["level_seed"] for e in saved["per_episode"]] == [run.TEST_START + k for k in range(3)]
     # The built-in agent's level files are the levels the environment generates for those seeds.
     assert [e["level"] for e in model_eval["per_episode"]] == [e["level"] for e in agent_eval["per_episode"]]
+    # --level K: one held-out level for every seed; under v1 the seeds still play their own episodes.
+    one_level = run.main(["eval", "--model", str(out), "--episodes", "3", "--level", "1"])
+    assert {e["level_seed"] for e in one_level["per_episode"]} == {run.TEST_START + 1}
+    assert one_level["distinct_levels"] == 1 and one_level["distinct_trajectories"] == 3
 
     written = run.main(["plot", str(out), str(out), "--ref", "greedy=0.9", "--out", str(tmp_path / "img" / "c")])
     svgs = [p for p in written if p.suffix == ".svg"]
