@@ -144,6 +144,7 @@ def train(args) -> dict:
     config = {"algo": args.algo, "timesteps": args.timesteps, "minutes": args.minutes, "seed": args.seed,
               "n_envs": args.n_envs, "env_id": ENV_ID_V1, "env_kwargs": kw, "hyper": hyper,
               "torch_threads": args.torch_threads, "load1_start": load1()}
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")  # rewritten with the totals at the end
     import torch
     torch.set_num_threads(args.torch_threads)
     try:
@@ -345,6 +346,10 @@ def svg_chart(series: list[tuple[str, list[float], list[float]]], title: str, x_
         points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
         out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
         legend.append((name, colour, None))
+    if legend:  # a white box, so the legend stays legible over the lines it may cover
+        box_w = 50 + 7 * max(len(name) for name, _, _ in legend)
+        out.append(f'<rect x="{left + 4}" y="{top + 3}" width="{box_w}" height="{16 * len(legend) + 6}" '
+                   f'fill="white" fill-opacity="0.85" stroke="#ccc"/>')
     for i, (name, colour, dash) in enumerate(legend):
         ly = top + 14 + 16 * i
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
@@ -355,12 +360,20 @@ def svg_chart(series: list[tuple[str, list[float], list[float]]], title: str, x_
     return "\n".join(out) + "\n"
 
 
-def read_curve(run: pathlib.Path) -> tuple[str, dict[str, list[float]]]:
-    config = json.loads((run / "config.json").read_text())
+def read_curve(spec: str) -> tuple[str, dict[str, list[float]]]:
+    """A run folder's curve.csv (this script's, or python/examples/rllib_ppo.py's, whose return
+    column is `episode_return_mean`), named LABEL in `LABEL=FOLDER`, else by its config's algo."""
+    label, _, folder = spec.rpartition("=")
+    run = pathlib.Path(folder)
+    if not label:
+        config = run / "config.json"
+        label = json.loads(config.read_text())["algo"].upper() if config.exists() else run.name
     with open(run / "curve.csv") as f:
-        rows = [r for r in csv.DictReader(f) if r["ep_return_mean"] != ""]
+        rows = [{("ep_return_mean" if k == "episode_return_mean" else k): v for k, v in r.items()}
+                for r in csv.DictReader(f)]
+    rows = [r for r in rows if r["ep_return_mean"] not in ("", "nan")]
     columns = {k: [float(r[k]) for r in rows] for k in ("timesteps", "ep_return_mean", "win_rate", "steps_per_s")}
-    return config["algo"].upper(), columns
+    return label, columns
 
 
 def to_png(svg: pathlib.Path) -> pathlib.Path | None:
@@ -374,7 +387,7 @@ def to_png(svg: pathlib.Path) -> pathlib.Path | None:
 
 
 def plot(args) -> list[pathlib.Path]:
-    runs = [read_curve(pathlib.Path(r)) for r in args.runs]
+    runs = [read_curve(r) for r in args.runs]
     refs = []
     for spec in args.ref or []:
         name, value = spec.rsplit("=", 1)
@@ -425,7 +438,7 @@ def main(argv=None) -> None:
                         "distinct trajectories the seeds give on one level")
     e.add_argument("--out", help="JSON file for the summary and the episodes")
     g = sub.add_parser("plot", help="learning curves of train runs as SVG and PNG")
-    g.add_argument("runs", nargs="+")
+    g.add_argument("runs", nargs="+", help="run folders (train --out, or rllib_ppo.py --out), as FOLDER or LABEL=FOLDER")
     g.add_argument("--ref", action="append", help="a horizontal line on the win-rate chart, NAME=VALUE")
     g.add_argument("--out", required=True, help="path prefix, e.g. docs/images/baselines")
     args = p.parse_args(argv)
