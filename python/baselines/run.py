@@ -171,7 +171,8 @@ def episode_key(shots: list) -> str:
     return hashlib.sha1(json.dumps(shots).encode()).hexdigest()
 
 
-def summary(name: str, episodes: list[dict], distribution: str, extra: dict, level: int | None = None) -> dict:
+def summary(name: str, episodes: list[dict], distribution: str, extra: dict, level: int | None = None,
+            start: int = TEST_START) -> dict:
     n = len(episodes)
     wins = sum(e["won"] for e in episodes)
     low, high = wilson(wins, n)
@@ -180,16 +181,17 @@ def summary(name: str, episodes: list[dict], distribution: str, extra: dict, lev
             "mean_shots": float(np.mean([e["shots"] for e in episodes])),
             "distinct_trajectories": len({e["trajectory"] for e in episodes}),
             "distinct_levels": len({e["level_seed"] for e in episodes}),
-            "test_levels": (f"{distribution} seeds {TEST_START}..{TEST_START + n - 1}" if level is None
-                            else f"{distribution} seed {TEST_START + level}, every episode"),
+            "test_levels": (f"{distribution} seeds {start}..{start + n - 1}" if level is None
+                            else f"{distribution} seed {start + level}, every episode"),
             "aim_noise": V1_AIM_NOISE, **extra, "per_episode": episodes}
 
 
-def eval_policy(predict, action: str, episodes: int, distribution: str, level: int | None = None) -> list[dict]:
-    """Episode k: held-out level seed TEST_START + k (or TEST_START + level for every episode),
-    environment seed k, under Peggle-v1."""
+def eval_policy(predict, action: str, episodes: int, distribution: str, level: int | None = None,
+                start: int = TEST_START) -> list[dict]:
+    """Episode k: level seed start + k (held out by default; or start + level for every
+    episode), environment seed k, under Peggle-v1."""
     kw = {**V1_KWARGS, "distribution_mode": distribution, "num_levels": max(episodes, (level or 0) + 1),
-          "start_level": TEST_START}
+          "start_level": start}
     if action == "discrete":
         kw.update(action="discrete", bins=BINS)
     rows = []
@@ -208,13 +210,13 @@ def eval_policy(predict, action: str, episodes: int, distribution: str, level: i
 
 
 def eval_builtin(agent: str, episodes: int, distribution: str, threads: int | None,
-                 level: int | None = None) -> list[dict]:
-    """The built-in agent through `peggle play`: level seed TEST_START + k (or + level) from
+                 level: int | None = None, start: int = TEST_START) -> list[dict]:
+    """The built-in agent through `peggle play`: level seed start + k (or + level) from
     `peggle level generate` (the generator the environment uses), game seed k, aim noise 0.02 rad."""
     peggle = find_peggle()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        first, count = (TEST_START, episodes) if level is None else (TEST_START + level, 1)
+        first, count = (start, episodes) if level is None else (start + level, 1)
         subprocess.run([peggle, "level", "generate", "--count", str(count), "--seed", str(first),
                         "--distribution", distribution, "--out", tmp], check=True, stdout=subprocess.DEVNULL)
         files = sorted(pathlib.Path(tmp).glob("*.json"))
@@ -248,7 +250,7 @@ def evaluate(args) -> dict:
             return np.clip(action, -1, 1) if algo == "ppo" else int(action)
 
         rows = eval_policy(predict, "discrete" if algo == "dqn" else "continuous", args.episodes, distribution,
-                           args.level)
+                           args.level, args.start_level)
         name = f"{algo} ({config['trained_timesteps']:,} steps)"
         extra = {"train_levels": f"{distribution} seeds 0..{config['env_kwargs']['num_levels'] - 1}",
                  "model": str(args.model)}
@@ -256,14 +258,14 @@ def evaluate(args) -> dict:
         distribution = args.distribution
         rng = np.random.default_rng(0)
         rows = eval_policy(lambda obs, env: rng.uniform(-1, 1, size=1).astype(np.float32), "continuous",
-                           args.episodes, distribution, args.level)
+                           args.episodes, distribution, args.level, args.start_level)
         name, extra = "random (through the env)", {"train_levels": "-"}
     else:
         distribution = args.distribution
-        rows = eval_builtin(args.agent, args.episodes, distribution, args.threads, args.level)
+        rows = eval_builtin(args.agent, args.episodes, distribution, args.threads, args.level, args.start_level)
         name, extra = f"{args.agent} (peggle play)", {"train_levels": "-"}
     result = summary(name, rows, distribution, {**extra, "seconds": round(time.perf_counter() - start, 1),
-                                                "load1": load1()}, args.level)
+                                                "load1": load1()}, args.level, args.start_level)
     text = json.dumps(result, indent=1)
     if args.out:
         pathlib.Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -434,8 +436,10 @@ def main(argv=None) -> None:
                    help="for agents (a model uses its training distribution)")
     e.add_argument("--threads", type=int, default=None, help="peggle play's threads")
     e.add_argument("--level", type=int, default=None,
-                   help="play held-out level K (seed TEST_START + K) in every episode, to count how many "
-                        "distinct trajectories the seeds give on one level")
+                   help="play level K (seed start + K) in every episode, to count how many distinct "
+                        "trajectories the seeds give on one level")
+    e.add_argument("--start-level", type=int, default=TEST_START,
+                   help=f"the first level seed (default {TEST_START}, held out; 0 plays train levels)")
     e.add_argument("--out", help="JSON file for the summary and the episodes")
     g = sub.add_parser("plot", help="learning curves of train runs as SVG and PNG")
     g.add_argument("runs", nargs="+", help="run folders (train --out, or rllib_ppo.py --out), as FOLDER or LABEL=FOLDER")
