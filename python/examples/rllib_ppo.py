@@ -30,7 +30,7 @@ import peggle_gym  # noqa: E402
 from peggle_gym import V1_KWARGS  # noqa: E402
 
 FIELDS = ["iteration", "timesteps", "seconds", "steps_per_s", "episodes", "episode_return_mean", "win_rate",
-          "episode_len_mean", "load1"]
+          "episode_len_mean", "sample_s", "learn_s", "load1"]
 
 
 def make_peggle(env_config: dict):
@@ -96,7 +96,7 @@ def main(argv=None) -> list[dict]:
         start = time.perf_counter()
         for i in range(1, args.iterations + 1):
             result = algo.train()
-            runners = result["env_runners"]
+            runners, timers = result["env_runners"], result.get("timers", {})
             seconds = time.perf_counter() - start
             steps = int(result["num_env_steps_sampled_lifetime"])
             rows.append({"iteration": i, "timesteps": steps, "seconds": round(seconds, 1),
@@ -105,6 +105,9 @@ def main(argv=None) -> list[dict]:
                          "episode_return_mean": round(float(runners.get("episode_return_mean", float("nan"))), 4),
                          "win_rate": round(float(runners.get("win_rate", float("nan"))), 4),
                          "episode_len_mean": round(float(runners.get("episode_len_mean", float("nan"))), 2),
+                         # where an iteration's time goes (RLlib's timers, smoothed over iterations)
+                         "sample_s": round(float(timers.get("env_runner_sampling_timer", float("nan"))), 2),
+                         "learn_s": round(float(timers.get("learner_update_timer", float("nan"))), 2),
                          "load1": round(os.getloadavg()[0], 2)})
             print(rows[-1], flush=True)
             if out:

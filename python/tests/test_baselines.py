@@ -63,6 +63,8 @@ def test_train_eval_and_plot_end_to_end(run, tmp_path, peggle_bin):
     one_level = run.main(["eval", "--model", str(out), "--episodes", "3", "--level", "1"])
     assert {e["level_seed"] for e in one_level["per_episode"]} == {run.TEST_START + 1}
     assert one_level["distinct_levels"] == 1 and one_level["distinct_trajectories"] == 3
+    on_train = run.main(["eval", "--model", str(out), "--episodes", "2", "--start-level", "0"])
+    assert [e["level_seed"] for e in on_train["per_episode"]] == [0, 1]
 
     written = run.main(["plot", str(out), str(out), "--ref", "greedy=0.9", "--out", str(tmp_path / "img" / "c")])
     svgs = [p for p in written if p.suffix == ".svg"]

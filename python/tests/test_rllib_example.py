@@ -11,7 +11,8 @@ import pytest
 
 from conftest import PYTHON
 
-pytest.importorskip("ray.rllib")
+pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed: it pins gymnasium 1.2.2, so the test "
+                    "requirements leave it out (docs/baselines.md, Tests); pip install -e 'python[rllib]' runs this")
 
 
 def test_one_iteration_with_two_env_runners(tmp_path, peggle_bin):
@@ -30,3 +31,4 @@ def test_one_iteration_with_two_env_runners(tmp_path, peggle_bin):
     # Episodes are about a dozen shots, so 128 steps end several; each one was logged as won or not.
     assert int(row["episodes"]) >= 2
     assert 0 <= float(row["win_rate"]) <= 1 and math.isfinite(float(row["episode_return_mean"]))
+    assert float(row["sample_s"]) > 0 and float(row["learn_s"]) > 0
