@@ -307,9 +307,10 @@ def label(v: float) -> str:
 
 def svg_chart(series: list[tuple[str, list[float], list[float]]], title: str, x_title: str, y_title: str,
               y_range: tuple[float, float] | None = None, refs: list[tuple[str, float]] = (),
-              width: int = 640, height: int = 360) -> str:
+              width: int = 640, height: int = 360, legend_corner: str = "top-left") -> str:
     """A line chart as SVG text: `series` of (name, xs, ys), optional horizontal reference lines
-    (name, y), with axes, ticks and a legend. Standard library only."""
+    (name, y), with axes, ticks and a legend in `legend_corner` ("top-left" or "bottom-right").
+    Standard library only."""
     left, right, top, bottom = 64, 16, 34, 48
     xs_all = [x for _, xs, _ in series for x in xs] or [0, 1]
     ys_all = [y for _, _, ys in series for y in ys] + [y for _, y in refs] or [0, 1]
@@ -348,16 +349,18 @@ def svg_chart(series: list[tuple[str, list[float], list[float]]], title: str, x_
         points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
         out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
         legend.append((name, colour, None))
+    box_w = 50 + 7 * max([len(name) for name, _, _ in legend] or [0])
+    box_h = 16 * len(legend) + 6
+    bx, by = (left + 4, top + 3) if legend_corner == "top-left" else (left + pw - box_w - 4, top + ph - box_h - 3)
     if legend:  # a white box, so the legend stays legible over the lines it may cover
-        box_w = 50 + 7 * max(len(name) for name, _, _ in legend)
-        out.append(f'<rect x="{left + 4}" y="{top + 3}" width="{box_w}" height="{16 * len(legend) + 6}" '
+        out.append(f'<rect x="{bx}" y="{by}" width="{box_w}" height="{box_h}" '
                    f'fill="white" fill-opacity="0.85" stroke="#ccc"/>')
     for i, (name, colour, dash) in enumerate(legend):
-        ly = top + 14 + 16 * i
+        ly = by + 14 + 16 * i
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<line x1="{left + 10}" y1="{ly - 4}" x2="{left + 34}" y2="{ly - 4}" stroke="{colour}" '
+        out.append(f'<line x1="{bx + 6}" y1="{ly - 4}" x2="{bx + 30}" y2="{ly - 4}" stroke="{colour}" '
                    f'stroke-width="2"{dash_attr}/>')
-        out.append(f'<text x="{left + 40}" y="{ly}">{name}</text>')
+        out.append(f'<text x="{bx + 36}" y="{ly}">{name}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -397,13 +400,17 @@ def plot(args) -> list[pathlib.Path]:
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    for key, title, y_title, y_range, with_refs in (
-            ("win_rate", "Win rate on train levels (last 100 episodes)", "win rate", (0, 1), True),
-            ("ep_return_mean", "Episode return on train levels (last 100 episodes)", "mean return", None, False),
-            ("steps_per_s", "Training throughput", "environment steps / s (since start)", None, False)):
+    for key, title, y_title, y_range, with_refs, corner in (
+            ("win_rate", "Win rate on train levels (last 100 episodes)", "win rate", (0, 1), True, "top-left"),
+            # returns sit above 0 and throughput curves level off: their lower right is free
+            ("ep_return_mean", "Episode return on train levels (last 100 episodes)", "mean return", None, False,
+             "bottom-right"),
+            ("steps_per_s", "Training throughput", "environment steps / s (since start)", None, False,
+             "bottom-right")):
         series = [(name, c["timesteps"], c[key]) for name, c in runs]
         svg = out.parent / f"{out.name}-{key.replace('_', '-')}.svg"
-        svg.write_text(svg_chart(series, title, "environment steps", y_title, y_range, refs if with_refs else []))
+        svg.write_text(svg_chart(series, title, "environment steps", y_title, y_range, refs if with_refs else [],
+                                 legend_corner=corner))
         written.append(svg)
         png = to_png(svg)
         if png:

@@ -24,13 +24,14 @@ sys.path.insert(0, str(PYTHON))  # run from a checkout without installing peggle
 import ray  # noqa: E402
 from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
 from ray.rllib.callbacks.callbacks import RLlibCallback  # noqa: E402
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig  # noqa: E402
 from ray.tune.registry import register_env  # noqa: E402
 
 import peggle_gym  # noqa: E402
 from peggle_gym import V1_KWARGS  # noqa: E402
 
 FIELDS = ["iteration", "timesteps", "seconds", "steps_per_s", "episodes", "episode_return_mean", "win_rate",
-          "episode_len_mean", "sample_s", "learn_s", "load1"]
+          "episode_len_mean", "load1"]
 
 
 def make_peggle(env_config: dict):
@@ -57,6 +58,7 @@ def build_config(args) -> PPOConfig:
                          rollout_fragment_length="auto")
             .training(train_batch_size_per_learner=args.batch, minibatch_size=args.minibatch,
                       num_epochs=args.epochs, lr=3e-4)
+            .rl_module(model_config=DefaultModelConfig(fcnet_hiddens=args.hidden))
             .learners(num_learners=0)  # the learner runs in the driver process
             .callbacks(WinRate)
             .debugging(seed=args.seed))
@@ -69,6 +71,8 @@ def main(argv=None) -> list[dict]:
     p.add_argument("--batch", type=int, default=4000, help="environment steps per training iteration")
     p.add_argument("--minibatch", type=int, default=256)
     p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--hidden", type=lambda t: [int(x) for x in t.split(",")], default=[256, 256],
+                   help="hidden layer sizes, e.g. 64,64 (SB3's MlpPolicy); default RLlib's 256,256")
     p.add_argument("--iterations", type=int, default=1000)
     p.add_argument("--minutes", type=float, default=None, help="stop after the iteration that passes this")
     p.add_argument("--num-levels", type=int, default=200, help="train level seeds [0, N)")
@@ -96,7 +100,7 @@ def main(argv=None) -> list[dict]:
         start = time.perf_counter()
         for i in range(1, args.iterations + 1):
             result = algo.train()
-            runners, timers = result["env_runners"], result.get("timers", {})
+            runners = result["env_runners"]
             seconds = time.perf_counter() - start
             steps = int(result["num_env_steps_sampled_lifetime"])
             rows.append({"iteration": i, "timesteps": steps, "seconds": round(seconds, 1),
@@ -105,9 +109,6 @@ def main(argv=None) -> list[dict]:
                          "episode_return_mean": round(float(runners.get("episode_return_mean", float("nan"))), 4),
                          "win_rate": round(float(runners.get("win_rate", float("nan"))), 4),
                          "episode_len_mean": round(float(runners.get("episode_len_mean", float("nan"))), 2),
-                         # where an iteration's time goes (RLlib's timers, smoothed over iterations)
-                         "sample_s": round(float(timers.get("env_runner_sampling_timer", float("nan"))), 2),
-                         "learn_s": round(float(timers.get("learner_update_timer", float("nan"))), 2),
                          "load1": round(os.getloadavg()[0], 2)})
             print(rows[-1], flush=True)
             if out:

@@ -20,7 +20,7 @@ def test_one_iteration_with_two_env_runners(tmp_path, peggle_bin):
     # the example exits, and none of it is this test process's child.
     subprocess.run([sys.executable, str(PYTHON / "examples" / "rllib_ppo.py"), "--iterations", "1",
                     "--batch", "128", "--minibatch", "64", "--epochs", "1", "--env-runners", "2",
-                    "--envs-per-runner", "1", "--num-cpus", "2", "--out", str(tmp_path)],
+                    "--envs-per-runner", "1", "--hidden", "32,32", "--num-cpus", "2", "--out", str(tmp_path)],
                    env={**os.environ, "PEGGLE_BIN": str(peggle_bin)}, check=True, timeout=600,
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     with open(tmp_path / "curve.csv") as f:
@@ -31,4 +31,3 @@ def test_one_iteration_with_two_env_runners(tmp_path, peggle_bin):
     # Episodes are about a dozen shots, so 128 steps end several; each one was logged as won or not.
     assert int(row["episodes"]) >= 2
     assert 0 <= float(row["win_rate"]) <= 1 and math.isfinite(float(row["episode_return_mean"]))
-    assert float(row["sample_s"]) > 0 and float(row["learn_s"]) > 0
