@@ -3,7 +3,7 @@
     python python/baselines/run.py train --algo ppo --timesteps 1000000 --minutes 15 --out out/ppo
     python python/baselines/run.py eval --model out/ppo --episodes 100 --out out/eval-ppo.json
     python python/baselines/run.py eval --agent greedy --episodes 100 --out out/eval-greedy.json
-    python python/baselines/run.py plot out/ppo out/dqn --out docs/images/baselines-curves
+    python python/baselines/run.py plot out/ppo out/dqn --out docs/images/baselines
 
 Training plays the train range of procedural levels (level seeds [0, num_levels)); evaluation
 plays held-out levels: evaluation episode k is level seed `TEST_START + k` with environment seed
@@ -75,18 +75,22 @@ def env_kwargs(algo: str, distribution: str) -> dict:
 
 # ----------------------------------------------------------------------------------- training
 
-def make_model(algo: str, env, seed: int, hyper: dict):
-    from stable_baselines3 import DQN, PPO
+def algo_params(algo: str, hyper: dict) -> dict:
+    """The algorithm's arguments that differ from SB3's defaults, then `hyper` over them."""
     if algo == "ppo":
-        # SB3's defaults except the minibatch: 256 samples and 4 epochs (CleanRL's proportions)
-        # train about 3x as many steps per second here as 64 and 10 (docs/performance.md).
-        params = {"n_steps": 256, "batch_size": 256, "n_epochs": 4, **hyper}
-        return PPO("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
+        # 256 steps per environment (8 x 256 = SB3's default rollout of 2,048), and minibatches
+        # of 256 for 4 epochs (CleanRL's proportions), which train about 2.5x as many steps per
+        # second here as SB3's 64 and 10 (docs/performance.md).
+        return {"n_steps": 256, "batch_size": 256, "n_epochs": 4, **hyper}
     # DQN: a replay buffer of 100k (episodes are short: a dozen shots), learning from step 1,000,
     # exploration decaying over the first 20% of the budget.
-    params = {"buffer_size": 100_000, "learning_starts": 1_000, "exploration_fraction": 0.2,
-              "target_update_interval": 2_000, "train_freq": 4, "gradient_steps": 1, **hyper}
-    return DQN("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
+    return {"buffer_size": 100_000, "learning_starts": 1_000, "exploration_fraction": 0.2,
+            "target_update_interval": 2_000, "train_freq": 4, "gradient_steps": 1, **hyper}
+
+
+def make_model(algo: str, env, seed: int, params: dict):
+    from stable_baselines3 import DQN, PPO
+    return (PPO if algo == "ppo" else DQN)("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
 
 
 def make_callback(path: pathlib.Path, every: int, deadline: float | None):
@@ -142,13 +146,14 @@ def train(args) -> dict:
     env = make_vec_env(ENV_ID_V1, n_envs=args.n_envs, seed=args.seed, env_kwargs={**kw, "level": None})
     hyper = json.loads(args.hyper) if args.hyper else {}
     config = {"algo": args.algo, "timesteps": args.timesteps, "minutes": args.minutes, "seed": args.seed,
-              "n_envs": args.n_envs, "env_id": ENV_ID_V1, "env_kwargs": kw, "hyper": hyper,
+              "n_envs": args.n_envs, "env_id": ENV_ID_V1, "env_kwargs": kw,
+              "params": algo_params(args.algo, hyper),
               "torch_threads": args.torch_threads, "load1_start": load1()}
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")  # rewritten with the totals at the end
     import torch
     torch.set_num_threads(args.torch_threads)
     try:
-        model = make_model(args.algo, env, args.seed, hyper)
+        model = make_model(args.algo, env, args.seed, config["params"])
         deadline = time.time() + 60 * args.minutes if args.minutes else None
         start = time.perf_counter()
         model.learn(args.timesteps, callback=make_callback(out / "curve.csv", args.log_every, deadline))
@@ -157,8 +162,7 @@ def train(args) -> dict:
     finally:
         env.close()
     config.update(trained_timesteps=int(model.num_timesteps), seconds=round(seconds, 1),
-                  steps_per_s=round(model.num_timesteps / seconds, 1), load1_end=load1(),
-                  hyper_used={k: repr(v) for k, v in (("learning_rate", model.learning_rate),)})
+                  steps_per_s=round(model.num_timesteps / seconds, 1), load1_end=load1())
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     print(json.dumps({k: config[k] for k in ("algo", "trained_timesteps", "seconds", "steps_per_s")}))
     return config

@@ -47,6 +47,7 @@ def test_train_eval_and_plot_end_to_end(run, tmp_path, peggle_bin):
     assert all(float(r["steps_per_s"]) > 0 for r in rows)
     config = json.loads((out / "config.json").read_text())
     assert config["trained_timesteps"] == steps[-1] and config["env_kwargs"]["aim_noise"] == 0.02
+    assert config["params"] == {"n_steps": 128, "batch_size": 64, "n_epochs": 1}
     assert (out / "model.zip").stat().st_size > 0
 
     model_eval = run.main(["eval", "--model", str(out), "--episodes", "3", "--out", str(tmp_path / "m.json")])
