@@ -122,11 +122,14 @@ final class GameScheduler: @unchecked Sendable {
                 case let .done(v):
                     first = v
                 case .computing:
-                    // Another worker is computing it: take other work first, or wait for it.
-                    if head < queue.count {
-                        queue.append(job)
+                    // Another worker is computing it: take a job that does not wait for an opening
+                    // being computed, or wait. (Putting the job back at the end instead spun when
+                    // every job left waited for the same opening: the queue grew by millions of
+                    // copies while a slow first choice was computed.)
+                    head -= 1
+                    if let i = (head..<queue.count).first(where: { !waitsForOpening(queue[$0], sharesFirstChoice) }) {
+                        queue.swapAt(head, i)
                     } else {
-                        head -= 1
                         cond.wait()
                     }
                     continue
@@ -172,6 +175,13 @@ final class GameScheduler: @unchecked Sendable {
         }
         cond.broadcast()
         cond.unlock()
+    }
+
+    /// Whether `job` needs a first choice that another worker is computing. Called with the lock held.
+    private func waitsForOpening(_ job: Job, _ sharesFirstChoice: (Int) -> Bool) -> Bool {
+        guard sharesFirstChoice(job.agent), case .computing = openings[OpeningKey(level: job.level, agent: job.agent, sigma: job.sigma)]
+        else { return false }
+        return true
     }
 
     /// Measurements that stopped without playing a game in this run (all replayed from the store).
