@@ -108,13 +108,15 @@ def test_without_dpkg_query_apt_get_is_asked_for_every_package(tmp_path):
                    "apt-get install -y -qq --no-install-recommends libopenblas-dev libsqlite3-dev ca-certificates"]
 
 
-@pytest.mark.parametrize("script", ["scripts/main", "scripts/test"])
-def test_both_commands_set_up_before_building(script):
+# scripts/test also needs the browser its studio test drives, and that browser's driver.
+@pytest.mark.parametrize("script, packages", [("scripts/main", PACKAGES), ("scripts/test", PACKAGES + " chromium chromium-driver")])
+def test_both_commands_set_up_before_building(script, packages):
     text = (ROOT / script).read_text()
     assert "source scripts/lib/setup.sh" in text
-    setup = text.index("setup_system")
+    setup = text.index("\nsetup_system") + 1
     # Each command names the Debian packages it needs; the set-up installs the missing ones.
-    assert text[setup:text.index("\n", setup)].split("#")[0].split()[-3:] == PACKAGES.split()
+    line = text[setup:text.index("\n", setup)].split("#")[0].split()
+    assert line[1:] == (["--python"] if script == "scripts/test" else []) + packages.split()
     assert setup < text.index("swift build")
 
 
