@@ -79,7 +79,10 @@ extension PhysicsWorld {
         let sc = UnsafeMutableBufferPointer(start: buffers.scratch, count: n)
         var sink = ContactSink(base: buffers.contacts, capacity: buffers.contactCapacity, count: buffers.contactCount)
         var gone: UInt64 = 0
-        if n > 0 {
+        if n == 1 {
+            gone = Self.driftOne(k, config: config, store: store, frame: frame, bucket: bucket, contacts: &sink,
+                                 balls: b, scratch: sc)
+        } else if n > 1 {
             gone = Self.drift(k, config: config, store: store, frame: frame, bucket: bucket, contacts: &sink,
                               balls: b, scratch: sc)
         }
@@ -161,6 +164,45 @@ extension PhysicsWorld {
             }
         }
         for i in 0..<n { b[i].velocity += halfKick }
+        return gone
+    }
+
+    /// `drift` for exactly one ball, the case of most steps of a shot: the same operations on the
+    /// same values in the same order (so the same bits), without the loops over balls, the idle
+    /// masks and the ball-pair search that one ball never needs.
+    static func driftOne(_ k: Kinematics, config: borrowing PhysicsConfig, store: borrowing ObstacleStore,
+                         frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
+                         balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
+        -> UInt64 {
+        let halfKick = config.gravity * (0.5 * k.h)
+        b[0].velocity += halfKick
+        sc[0] = BallScratch()
+        var gone: UInt64 = 0
+        // Parked (its event budget spent) or caught: it stays put for the rest of the sub-step.
+        var idle = false
+        var t = 0.0
+        var detail = HitDetail()
+        let budget = Int32(config.maxEventsPerSubstep)
+        while true {
+            let rem = k.h - t
+            if !(rem > 0) { break }
+            let d = idle ? Vec2.zero : b[0].velocity * rem
+            sc[0].d = d
+            var best = Event(s: 1)
+            if !idle {
+                search(ball: 0, from: b[0].position, by: d, k: k, t: t, config: config, store: store,
+                       frame: frame, bucket: bucket, best: &best, detail: &detail)
+            }
+            let s = best.kind == .none ? 1.0 : best.s
+            b[0].position += d * s
+            t += s * rem
+            if best.kind == .none { break }
+            resolve(best, detail, k: k, t: t, config: config, store: store, frame: frame, bucket: bucket,
+                    contacts: &contacts, balls: b, scratch: sc, gone: &gone)
+            sc[0].events += 1
+            if sc[0].events >= budget || gone != 0 { idle = true }
+        }
+        b[0].velocity += halfKick
         return gone
     }
 
