@@ -409,11 +409,14 @@ public struct ObstacleStore: Sendable {
         return hit
     }
 
-    /// Smallest lane (the generic `SIMD.min()` is not specialised inline).
+    /// Smallest lane (the generic `SIMD.min()` is not specialised inline). The lanes are never
+    /// NaN (finite sweeps give finite or infinite fractions), so `a <= b ? a : b` is exactly
+    /// `pointwiseMin`'s IEEE minimum, without its signalling-NaN tests and generic call.
     @inline(__always)
     static func horizontalMin(_ v: SIMD4<Double>) -> Double {
-        let m = pointwiseMin(v.lowHalf, v.highHalf)
-        return Swift.min(m.x, m.y)
+        let m0 = v[0] <= v[2] ? v[0] : v[2]
+        let m1 = v[1] <= v[3] ? v[1] : v[3]
+        return Swift.min(m0, m1)
     }
 
     /// Obstacles whose surface is within `margin` of a ball centred at `center` (local frame),
