@@ -316,6 +316,7 @@ public struct GameState: Sendable {
     /// The stuck-ball rule: a ball that stays within `stuckDistance` for `stuckTime`, or that has
     /// bounced `stuckImpacts` times on one peg, has the lit pegs it touches removed early; if it
     /// touches none (wedged on blocks), the ball itself is taken out.
+    @inline(__always)
     mutating func checkStuck(_ shot: inout ShotResult) {
         var k = 0
         while k < world.activeBallCount {
