@@ -168,7 +168,9 @@ struct AimScene {
 
     /// Earliest contact of a point moving from `p` by `dq` with any obstacle whose grid cells the
     /// move touches, excluding none: (fraction of the move, item, outward normal).
-    func sweep(from p: Vec2, by dq: Vec2) -> (s: Double, item: Int, normal: Vec2)? {
+    /// It changes nothing; it is `mutating` only so that the call from `features` (mutating) passes
+    /// the scene in place: a non-mutating call from there copied all 1.6 KB of it every step.
+    mutating func sweep(from p: Vec2, by dq: Vec2) -> (s: Double, item: Int, normal: Vec2)? {
         let q = p + dq
         let c0 = Self.col(min(p.x, q.x)), c1 = Self.col(max(p.x, q.x))
         let r0 = Self.row(min(p.y, q.y)), r1 = Self.row(max(p.y, q.y))

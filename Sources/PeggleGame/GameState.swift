@@ -318,6 +318,7 @@ public struct GameState: Sendable {
     /// The stuck-ball rule: a ball that stays within `stuckDistance` for `stuckTime`, or that has
     /// bounced `stuckImpacts` times on one peg, has the lit pegs it touches removed early; if it
     /// touches none (wedged on blocks), the ball itself is taken out.
+    @inline(__always)
     mutating func checkStuck(_ shot: inout ShotResult) {
         var k = 0
         while k < world.activeBallCount {
@@ -340,22 +341,29 @@ public struct GameState: Sendable {
             entry.stuck = false
             entry.anchorTime = world.time
             ballInfo[b] = entry
-            world.store.touching(center: world.localPoint(ball.position), margin: rules.stuckReach, into: &scratch)
-            var removed = 0
-            for id in scratch where Int(id) < pegs.count {
-                let i = Int(id)
-                guard pegs[i].isLit, !pegs[i].isRemoved else { continue }
-                remove(i, &shot)
-                removed += 1
-            }
-            shot.stuckRemovals += removed
-            if removed == 0 {
-                world.removeBall(id: ball.id)
-                ballInfo.remove(at: b)
-                shot.stuckBalls += 1
-                k -= 1
-            }
+            if unstick(ball, info: b, &shot) { k -= 1 }
         }
+    }
+
+    /// A stuck ball (rare): removes the lit pegs it touches, or the ball itself if it touches
+    /// none. Returns whether the ball was taken out. Out of line, so the per-step check above
+    /// stays small.
+    @inline(never)
+    mutating func unstick(_ ball: Ball, info b: Int, _ shot: inout ShotResult) -> Bool {
+        world.store.touching(center: world.localPoint(ball.position), margin: rules.stuckReach, into: &scratch)
+        var removed = 0
+        for id in scratch where Int(id) < pegs.count {
+            let i = Int(id)
+            guard pegs[i].isLit, !pegs[i].isRemoved else { continue }
+            remove(i, &shot)
+            removed += 1
+        }
+        shot.stuckRemovals += removed
+        guard removed == 0 else { return false }
+        world.removeBall(id: ball.id)
+        ballInfo.remove(at: b)
+        shot.stuckBalls += 1
+        return true
     }
 
     mutating func remove(_ i: Int, _ shot: inout ShotResult, fromPhysics: Bool = true) {

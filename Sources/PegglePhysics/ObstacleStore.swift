@@ -268,30 +268,57 @@ public struct ObstacleStore: Sendable {
 
     /// Earliest contact of a ball whose centre moves from `p` by `d` (local frame), at a fraction
     /// `s < limit` of `d`. A ball already touching and moving inward hits at `s = 0`.
+    ///
+    /// Most sweeps of a shot cross only empty cells (free flight between pegs), so that test is
+    /// inlined into the caller and the narrow phase (`sweepCells`) is called only when a cell of
+    /// the swept box holds a primitive: the free-flight step costs no call and no frame.
+    @inline(__always)
     public func sweep(from p: Vec2, by d: Vec2, limit: Double) -> StoreHit {
         let a = d.lengthSquared
         guard a > 0, p.isFinite, a.isFinite else { return .none(limit) }
+        let c = cells(from: p, to: p + d)
+        // With no primitive in the cells, nothing could hit: return what the narrow phase would.
+        if c.empty { return .none(limit) }
+        return sweepCells(c, from: p, by: d, a: a, limit: limit)
+    }
+
+    /// The grid cells (clamped to the grid) the box from `p` to `end` covers, and whether none of
+    /// them holds a primitive. `p` and `end` are finite (the caller checked), so the scalar
+    /// comparisons below give exactly `pointwiseMin`/`pointwiseMax` (IEEE minimum and maximum
+    /// differ from them only for NaN), without their signalling-NaN tests.
+    @inline(__always)
+    func cells(from p: Vec2, to end: Vec2) -> (cx0: Int, cx1: Int, cy0: Int, cy1: Int, empty: Bool) {
         let st = storage, lay = st.layout
         let cols = lay.cols
-        let end = p + d
-        let lo = pointwiseMin(p, end), hi = pointwiseMax(p, end)
-        let maxCol = Double(cols - 1), maxRow = Double(lay.rows - 1)
-        let cx0 = Int(min(max((lo.x - lay.originX) * lay.invCell, 0), maxCol))
-        let cx1 = Int(min(max((hi.x - lay.originX) * lay.invCell, 0), maxCol))
-        let cy0 = Int(min(max((lo.y - lay.originY) * lay.invCell, 0), maxRow))
-        let cy1 = Int(min(max((hi.y - lay.originY) * lay.invCell, 0), maxRow))
-        // Most sweeps of a shot cross only empty cells (free flight between pegs): with no
-        // primitive in the cells, nothing below could hit, so return what it would return.
-        var empty = true
-        for row in cy0...cy1 {
+        let loX = p.x <= end.x ? p.x : end.x, hiX = p.x > end.x ? p.x : end.x
+        let loY = p.y <= end.y ? p.y : end.y, hiY = p.y > end.y ? p.y : end.y
+        let maxCol = Double(cols &- 1), maxRow = Double(lay.rows &- 1)
+        let cx0 = Int(min(max((loX - lay.originX) * lay.invCell, 0), maxCol))
+        let cx1 = Int(min(max((hiX - lay.originX) * lay.invCell, 0), maxCol))
+        let cy0 = Int(min(max((loY - lay.originY) * lay.invCell, 0), maxRow))
+        let cy1 = Int(min(max((hiY - lay.originY) * lay.invCell, 0), maxRow))
+        // Cells of a row are contiguous, and the per-cell starts are cumulative, so a row's
+        // cells hold nothing exactly when its first start equals the start after its last cell.
+        var row = cy0
+        while row <= cy1 {
             let base = row &* cols
             if st.cellCircleStart[base &+ cx0] != st.cellCircleStart[base &+ cx1 &+ 1]
                 || st.cellEdgeStart[base &+ cx0] != st.cellEdgeStart[base &+ cx1 &+ 1] {
-                empty = false
-                break
+                return (cx0, cx1, cy0, cy1, false)
             }
+            row &+= 1
         }
-        if empty { return .none(limit) }
+        return (cx0, cx1, cy0, cy1, true)
+    }
+
+    /// The narrow phase of `sweep` over cells `c`, at least one of which holds a primitive;
+    /// `a` is `d.lengthSquared`.
+    @inline(never)
+    func sweepCells(_ c: (cx0: Int, cx1: Int, cy0: Int, cy1: Int, empty: Bool), from p: Vec2, by d: Vec2, a: Double,
+                    limit: Double) -> StoreHit {
+        let st = storage, lay = st.layout
+        let cols = lay.cols
+        let cx0 = c.cx0, cx1 = c.cx1, cy0 = c.cy0, cy1 = c.cy1
 
         let px = SIMD4<Double>(repeating: p.x), py = SIMD4<Double>(repeating: p.y)
         let dx = SIMD4<Double>(repeating: d.x), dy = SIMD4<Double>(repeating: d.y)
@@ -382,11 +409,14 @@ public struct ObstacleStore: Sendable {
         return hit
     }
 
-    /// Smallest lane (the generic `SIMD.min()` is not specialised inline).
+    /// Smallest lane (the generic `SIMD.min()` is not specialised inline). The lanes are never
+    /// NaN (finite sweeps give finite or infinite fractions), so `a <= b ? a : b` is exactly
+    /// `pointwiseMin`'s IEEE minimum, without its signalling-NaN tests and generic call.
     @inline(__always)
     static func horizontalMin(_ v: SIMD4<Double>) -> Double {
-        let m = pointwiseMin(v.lowHalf, v.highHalf)
-        return Swift.min(m.x, m.y)
+        let m0 = v[0] <= v[2] ? v[0] : v[2]
+        let m1 = v[1] <= v[3] ? v[1] : v[3]
+        return Swift.min(m0, m1)
     }
 
     /// Obstacles whose surface is within `margin` of a ball centred at `center` (local frame),

@@ -79,9 +79,15 @@ extension PhysicsWorld {
         let sc = UnsafeMutableBufferPointer(start: buffers.scratch, count: n)
         var sink = ContactSink(base: buffers.contacts, capacity: buffers.contactCapacity, count: buffers.contactCount)
         var gone: UInt64 = 0
-        if n > 0 {
-            gone = Self.drift(k, config: config, store: store, frame: frame, bucket: bucket, contacts: &sink,
-                              balls: b, scratch: sc)
+        // The drift reads the config through a pointer to the buffers' copy: borrowed from
+        // `self` in this mutating method, it was copied to the stack (128 bytes) every sub-step.
+        let cfg = UnsafePointer(buffers.config)
+        if n == 1 {
+            gone = Self.driftOne(k, config: cfg, store: store, frame: frame, bucket: bucket,
+                                 contacts: &sink, balls: b, scratch: sc)
+        } else if n > 1 {
+            gone = Self.drift(k, config: cfg, store: store, frame: frame, bucket: bucket,
+                              contacts: &sink, balls: b, scratch: sc)
         }
 
         // Take out caught balls and balls that left the board; keep the others in order.
@@ -118,12 +124,12 @@ extension PhysicsWorld {
     /// budget is parked (it stays put) for the rest of the sub-step while the others go on, so a
     /// wedged ball cannot hold up the rest. Returns a bit mask of balls caught by the bucket.
     /// Static with borrowed inputs so the hot loop never copies the world.
-    static func drift(_ k: Kinematics, config: borrowing PhysicsConfig, store: borrowing ObstacleStore,
+    static func drift(_ k: Kinematics, config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore,
                       frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
                       balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
         -> UInt64 {
         let n = b.count
-        let halfKick = config.gravity * (0.5 * k.h)
+        let halfKick = config.pointee.gravity * (0.5 * k.h)
         for i in 0..<n {
             b[i].velocity += halfKick
             sc[i] = BallScratch()
@@ -132,7 +138,7 @@ extension PhysicsWorld {
         var parked: UInt64 = 0
         var t = 0.0
         var detail = HitDetail()
-        let budget = Int32(config.maxEventsPerSubstep)
+        let budget = Int32(config.pointee.maxEventsPerSubstep)
         while true {
             let rem = k.h - t
             if !(rem > 0) { break }
@@ -143,7 +149,7 @@ extension PhysicsWorld {
                 search(ball: i, from: b[i].position, by: sc[i].d, k: k, t: t, config: config, store: store,
                        frame: frame, bucket: bucket, best: &best, detail: &detail)
             }
-            if n > 1 { searchBallPairs(b, sc, radius: config.ballRadius, gone: gone, best: &best) }
+            if n > 1 { searchBallPairs(b, sc, radius: config.pointee.ballRadius, gone: gone, best: &best) }
 
             let s = best.kind == .none ? 1.0 : best.s
             for i in 0..<n { b[i].position += sc[i].d * s }
@@ -164,24 +170,63 @@ extension PhysicsWorld {
         return gone
     }
 
+    /// `drift` for exactly one ball, the case of most steps of a shot: the same operations on the
+    /// same values in the same order (so the same bits), without the loops over balls, the idle
+    /// masks and the ball-pair search that one ball never needs.
+    static func driftOne(_ k: Kinematics, config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore,
+                         frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
+                         balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
+        -> UInt64 {
+        let halfKick = config.pointee.gravity * (0.5 * k.h)
+        b[0].velocity += halfKick
+        sc[0] = BallScratch()
+        var gone: UInt64 = 0
+        // Parked (its event budget spent) or caught: it stays put for the rest of the sub-step.
+        var idle = false
+        var t = 0.0
+        var detail = HitDetail()
+        let budget = Int32(config.pointee.maxEventsPerSubstep)
+        while true {
+            let rem = k.h - t
+            if !(rem > 0) { break }
+            let d = idle ? Vec2.zero : b[0].velocity * rem
+            sc[0].d = d
+            var best = Event(s: 1)
+            if !idle {
+                search(ball: 0, from: b[0].position, by: d, k: k, t: t, config: config, store: store,
+                       frame: frame, bucket: bucket, best: &best, detail: &detail)
+            }
+            let s = best.kind == .none ? 1.0 : best.s
+            b[0].position += d * s
+            t += s * rem
+            if best.kind == .none { break }
+            resolve(best, detail, k: k, t: t, config: config, store: store, frame: frame, bucket: bucket,
+                    contacts: &contacts, balls: b, scratch: sc, gone: &gone)
+            sc[0].events += 1
+            if sc[0].events >= budget || gone != 0 { idle = true }
+        }
+        b[0].velocity += halfKick
+        return gone
+    }
+
     /// Earliest event of one ball in the rest of the sub-step, if earlier than `best`.
     @inline(__always)
     static func search(ball i: Int, from p: Vec2, by d: Vec2, k: Kinematics, t: Double,
-                       config: borrowing PhysicsConfig, store: borrowing ObstacleStore, frame: RotatingFrame,
+                       config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore, frame: RotatingFrame,
                        bucket: KinematicBucket?, best: inout Event, detail: inout HitDetail) {
-        let r = config.ballRadius
+        let r = config.pointee.ballRadius
         let ball = Int32(truncatingIfNeeded: i)
 
         // Walls (world frame; infinite half-planes).
-        if config.leftWall, d.x < 0 {
+        if config.pointee.leftWall, d.x < 0 {
             let s = max(p.x - r, 0) / -d.x
             if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 0) }
         }
-        if config.rightWall, d.x > 0 {
-            let s = max(config.boardWidth - r - p.x, 0) / d.x
+        if config.pointee.rightWall, d.x > 0 {
+            let s = max(config.pointee.boardWidth - r - p.x, 0) / d.x
             if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 1) }
         }
-        if config.topWall, d.y < 0 {
+        if config.pointee.topWall, d.y < 0 {
             let s = max(p.y - r, 0) / -d.y
             if s < best.s { best = Event(s: s, kind: .wall, ball: ball, other: 2) }
         }
@@ -286,29 +331,29 @@ extension PhysicsWorld {
         return alongPrev.dot(n) >= -1e-12 ? alongPrev : .zero
     }
 
-    static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, t: Double, config: borrowing PhysicsConfig,
+    static func resolve(_ ev: Event, _ detail: HitDetail, k: Kinematics, t: Double, config: UnsafePointer<PhysicsConfig>,
                         store: borrowing ObstacleStore, frame: RotatingFrame, bucket: KinematicBucket?,
                         contacts: inout ContactSink, balls b: UnsafeMutableBufferPointer<Ball>,
                         scratch sc: UnsafeMutableBufferPointer<BallScratch>, gone: inout UInt64) {
         let i = Int(ev.ball)
         let v = b[i].velocity
         let id = b[i].id
-        let slop = config.contactSlop
-        let lag = config.gravity * (t - 0.5 * k.h)
+        let slop = config.pointee.contactSlop
+        let lag = config.pointee.gravity * (t - 0.5 * k.h)
         let when = k.start + t
         switch ev.kind {
         case .none:
             return
         case .wall:
             let n = ev.other == 0 ? Vec2(1, 0) : ev.other == 1 ? Vec2(-1, 0) : Vec2(0, 1)
-            var r = respond(v, normal: n, surface: .zero, restitution: config.wallRestitution,
-                            resting: config.restingSpeed, lag: lag)
+            var r = respond(v, normal: n, surface: .zero, restitution: config.pointee.wallRestitution,
+                            resting: config.pointee.restingSpeed, lag: lag)
             if r.rested { r.v = pin(r.v, normal: n, scratch: &sc[i]) }
             var p = b[i].position
-            let reach = config.ballRadius + slop
+            let reach = config.pointee.ballRadius + slop
             switch ev.other {
             case 0: p.x = max(p.x, reach)
-            case 1: p.x = min(p.x, config.boardWidth - reach)
+            case 1: p.x = min(p.x, config.pointee.boardWidth - reach)
             default: p.y = max(p.y, reach)
             }
             b[i].position = p
@@ -330,7 +375,7 @@ extension PhysicsWorld {
                 surface = (p - frame.center).perpendicular * omega
             }
             var r = respond(v, normal: n, surface: surface, restitution: store.restitution(of: detail.hit.owner),
-                            resting: config.restingSpeed, lag: lag)
+                            resting: config.pointee.restingSpeed, lag: lag)
             if r.rested && surface == .zero { r.v = pin(r.v, normal: n, scratch: &sc[i]) }
             b[i].position = p
             b[i].velocity = r.v
@@ -342,7 +387,7 @@ extension PhysicsWorld {
             let p = detail.origin + q
             let surface = Vec2((k.bucketEnd - k.bucketStart) / k.h, 0)
             let r = respond(v, normal: n, surface: surface, restitution: bucket?.restitution ?? 0.8,
-                            resting: config.restingSpeed, lag: lag)
+                            resting: config.pointee.restingSpeed, lag: lag)
             b[i].position = p
             b[i].velocity = r.v
             contacts.append(Contact(kind: .bucketRim, ball: id, other: -1, point: p, normal: n,
@@ -359,12 +404,12 @@ extension PhysicsWorld {
             let vj = b[j].velocity
             let vn = (v - vj).dot(n)
             guard vn < 0 else { return }
-            let e = -vn < config.restingSpeed ? 0 : config.ballRestitution
+            let e = -vn < config.pointee.restingSpeed ? 0 : config.pointee.ballRestitution
             let impulse = -(1 + e) * vn / 2
             b[i].velocity = v + n * impulse
             b[j].velocity = vj - n * impulse
             let gap = (b[i].position - b[j].position).length
-            let push = max(0, 2 * config.ballRadius + slop - gap) / 2
+            let push = max(0, 2 * config.pointee.ballRadius + slop - gap) / 2
             b[i].position += n * push
             b[j].position -= n * push
             contacts.append(Contact(kind: .ball, ball: id, other: b[j].id, point: b[i].position,

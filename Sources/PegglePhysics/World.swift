@@ -32,7 +32,8 @@ public struct PhysicsWorld: Sendable {
         // Every event involves one or two balls and each ball has its own budget per sub-step;
         // ball-ball events write two contacts; each ball can leave the board once per sub-step.
         let perSubstep = 2 * config.maxEventsPerSubstep * config.maxBalls + config.maxBalls
-        buffers = WorldBuffers(ballCapacity: config.maxBalls, contactCapacity: perSubstep * max(1, config.substeps))
+        buffers = WorldBuffers(ballCapacity: config.maxBalls, contactCapacity: perSubstep * max(1, config.substeps),
+                               config: config)
     }
 
     public init(config: PhysicsConfig, obstacles: [Obstacle], bucket: KinematicBucket? = nil) {

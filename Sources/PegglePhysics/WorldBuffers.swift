@@ -13,6 +13,8 @@ final class WorldBuffers: @unchecked Sendable {
     /// The two counts live in raw memory too: a `var` of a class seen from other modules would
     /// need a run-time exclusivity check on every access.
     @usableFromInline let counts: UnsafeMutablePointer<Int>
+    /// The world's `config` (immutable), in raw memory so the step can borrow it in place.
+    let config: UnsafeMutablePointer<PhysicsConfig>
     @inlinable var ballCount: Int {
         get { counts[0] }
         set { counts[0] = newValue }
@@ -22,9 +24,11 @@ final class WorldBuffers: @unchecked Sendable {
         set { counts[1] = newValue }
     }
 
-    init(ballCapacity: Int, contactCapacity: Int) {
+    init(ballCapacity: Int, contactCapacity: Int, config: PhysicsConfig) {
         self.ballCapacity = ballCapacity
         self.contactCapacity = contactCapacity
+        self.config = .allocate(capacity: 1)
+        self.config.initialize(to: config)
         balls = .allocate(capacity: ballCapacity)
         scratch = .allocate(capacity: ballCapacity)
         contacts = .allocate(capacity: contactCapacity)
@@ -34,7 +38,7 @@ final class WorldBuffers: @unchecked Sendable {
 
     /// An independent copy of the balls and contacts (scratch is rebuilt every sub-step).
     func copy() -> WorldBuffers {
-        let c = WorldBuffers(ballCapacity: ballCapacity, contactCapacity: contactCapacity)
+        let c = WorldBuffers(ballCapacity: ballCapacity, contactCapacity: contactCapacity, config: config.pointee)
         c.balls.initialize(from: balls, count: ballCount)
         c.contacts.initialize(from: contacts, count: contactCount)
         c.ballCount = ballCount
@@ -61,6 +65,8 @@ final class WorldBuffers: @unchecked Sendable {
         scratch.deallocate()
         contacts.deallocate()
         counts.deallocate()
+        config.deinitialize(count: 1)
+        config.deallocate()
     }
 }
 
