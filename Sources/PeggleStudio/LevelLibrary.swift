@@ -76,35 +76,38 @@ public struct LevelLibrary: Sendable {
     /// - `copy`: save as a copy under a new unique name "NAME (copy)" (duplicate).
     public func save(_ level: Level, file: String?, copy: Bool = false) throws(StudioError) -> Saved {
         var level = level
-        var note: String?
-        var target: String
-        if let file, !copy {
+        // A read-only level, or a read-only file, is saved as a copy, as `level edit` does.
+        var asCopy = copy || level.readOnly
+        var target: String?
+        if let file, !asCopy {
             let path = try path(of: file)
-            let existing = FileManager.default.fileExists(atPath: path) ? (try? open(file)) : nil
-            if FileManager.default.fileExists(atPath: path) && existing == nil {
-                throw .conflict("\(file): exists and is not a level file; it was left as it was")
+            if FileManager.default.fileExists(atPath: path) {
+                guard let existing = try? open(file) else {
+                    throw .conflict("\(file): exists and is not a level file; it was left as it was")
+                }
+                asCopy = existing.readOnly
             }
-            if existing?.readOnly == true || level.readOnly {
-                return try save(level, file: nil, copy: true)
+            if !asCopy {
+                try checkNameFree(level.name, except: path)
+                target = path
             }
-            try checkNameFree(level.name, except: path)
-            target = path
-        } else if copy {
-            level.name = LevelFolder.uniqueName(level.name, tail: " (copy)", in: folder)
-            target = LevelFolder.freeLevelPath(for: level.name, in: folder)
-            note = "saved as a copy, '\(level.name)'"
-        } else {
-            if level.readOnly { return try save(level, file: nil, copy: true) }
-            try checkNameFree(level.name, except: nil)
-            target = LevelFolder.freeLevelPath(for: level.name, in: folder)
         }
+        var note: String?
+        if asCopy {
+            level.name = LevelFolder.uniqueName(level.name, tail: " (copy)", in: folder)
+            note = "saved as a copy, '\(level.name)'"
+        } else if target == nil {
+            try checkNameFree(level.name, except: nil)
+        }
+        let path = target ?? LevelFolder.freeLevelPath(for: level.name, in: folder)
         level.readOnly = false
         if let issue = level.textIssues().first { throw .refused("refused: \(issue)") }
         let text = LevelCodec.encode(level)
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic) } catch {
-            throw StudioError(500, "\((target as NSString).lastPathComponent): cannot be written (\(error.localizedDescription))")
+        let name = (path as NSString).lastPathComponent
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw StudioError(500, "\(name): cannot be written (\(error.localizedDescription))")
         }
-        return Saved(file: (target as NSString).lastPathComponent, level: text, note: note)
+        return Saved(file: name, level: text, note: note)
     }
 
     /// Refuses a name another level of the folder (other than the file `except`) already has.

@@ -41,11 +41,8 @@ public enum StudioServer {
             await body(request, context, EditRequest.self) { r throws(StudioError) in try api.edit(r) }
         }
         router.post("/api/play") { request, context in
-            do throws(StudioError) {
-                let r = try StudioAPI.decode(PlayRequest.self, from: try await collect(request, context))
-                return json(try await StudioWork.run { () throws(StudioError) in try api.play(r) })
-            } catch {
-                return errorResponse(error)
+            await body(request, context, PlayRequest.self) { r throws(StudioError) in
+                try await StudioWork.run { () throws(StudioError) in try api.play(r) }
             }
         }
         router.post("/api/rate") { request, context in
@@ -111,10 +108,10 @@ public enum StudioServer {
     }
 
     static func body<T: Decodable>(_ request: Request, _ context: StudioContext, _ type: T.Type,
-                                   _ work: (T) throws(StudioError) -> some Encodable) async -> Response {
+                                   _ work: (T) async throws(StudioError) -> some Encodable) async -> Response {
         do {
             let r = try StudioAPI.decode(T.self, from: try await collect(request, context))
-            return json(try work(r))
+            return json(try await work(r))
         } catch {
             return errorResponse(error)
         }
