@@ -64,6 +64,8 @@ extension PhysicsWorld {
         var start: Double
         var frameStart: Double, frameEnd: Double
         var bucketStart: Double, bucketEnd: Double
+        /// cos and sin of -frameStart and -frameEnd (unused when the angle is 0).
+        var inverseStart: (c: Double, s: Double), inverseEnd: (c: Double, s: Double)
         /// Frame angle and bucket x at time `t` into the sub-step.
         func frameAngle(at t: Double) -> Double { frameStart + (frameEnd - frameStart) * (t / h) }
         func bucketX(at t: Double) -> Double { bucketStart + (bucketEnd - bucketStart) * (t / h) }
@@ -72,8 +74,13 @@ extension PhysicsWorld {
     /// One sub-step on buffers this world owns alone (`step()` made sure of that).
     mutating func substep(_ h: Double) {
         let bucketEnd = bucket?.advanced(by: h)
-        let k = Kinematics(h: h, start: time, frameStart: frame.angle, frameEnd: frame.advanced(by: h),
-                           bucketStart: bucket?.x ?? 0, bucketEnd: bucketEnd?.x ?? 0)
+        let frameEnd = frame.advanced(by: h)
+        var inverseStart = (c: 1.0, s: 0.0), inverseEnd = (c: 1.0, s: 0.0)
+        if frame.angle != 0 { inverseStart = inverseTurns.of(frame.angle) }
+        if frameEnd != 0 { inverseEnd = inverseTurns.of(frameEnd) }
+        let k = Kinematics(h: h, start: time, frameStart: frame.angle, frameEnd: frameEnd,
+                           bucketStart: bucket?.x ?? 0, bucketEnd: bucketEnd?.x ?? 0,
+                           inverseStart: inverseStart, inverseEnd: inverseEnd)
         let n = buffers.ballCount
         let b = UnsafeMutableBufferPointer(start: buffers.balls, count: n)
         let sc = UnsafeMutableBufferPointer(start: buffers.scratch, count: n)
@@ -238,8 +245,11 @@ extension PhysicsWorld {
             q0 = p
             dq = d
         } else {
-            q0 = frame.toLocal(p, angle: thA)
-            dq = frame.toLocal(p + d, angle: thB) - q0
+            // thA is frameStart bit for bit at t = 0 and whenever the frame is at rest
+            // (frameStart + 0 * x); thB is frameEnd.
+            q0 = t == 0 || k.frameStart == k.frameEnd ? frame.toLocal(p, angle: thA, inverse: k.inverseStart)
+                : frame.toLocal(p, angle: thA)
+            dq = frame.toLocal(p + d, angle: thB, inverse: k.inverseEnd) - q0
         }
         let hit = store.sweep(from: q0, by: dq, limit: best.s)
         if hit.owner >= 0 {

@@ -22,6 +22,8 @@ public struct PhysicsWorld: Sendable {
     public internal(set) var time: Double = 0
     /// Balls, scratch and contacts (copy on write).
     @usableFromInline var buffers: WorldBuffers
+    /// The trig of the frame's recent angles (a cache: it never changes a result).
+    var inverseTurns = InverseTurns()
 
     public init(config: PhysicsConfig, store: ObstacleStore, bucket: KinematicBucket? = nil) {
         precondition(config.maxBalls >= 1 && config.maxBalls <= 64, "maxBalls must be in 1...64")

@@ -1,4 +1,4 @@
-import PegglePhysics
+@testable import PegglePhysics
 import Testing
 
 /// The confusement flip: every obstacle turns about the board centre (400, 300).
@@ -118,5 +118,26 @@ struct RotatingFrameTests {
         let steps = Self.finishTurn(&w)
         #expect(abs(Double(steps) - 1.75 * Double.pi / (2 * Double.pi) * 120) <= 1)
         #expect(w.frame.angle == 0)
+    }
+}
+
+/// The sweep's cache of the frame's trig must hand back exactly what `rotated(by: -angle)` computes,
+/// whatever order angles come in (repeats at rest, a new one each sub-step while turning, an old
+/// one after two others have pushed it out).
+@Suite("Inverse turns cache")
+struct InverseTurnsTests {
+    @Test func sameBitsAsTheTrig() {
+        var cache = InverseTurns()
+        let angles = [Double.pi, .pi, .pi, 0.1, 0.2, 0.1, 0.3, .pi, -0.0, 0.0, -2.5, 1e-300, -2.5, 0.2]
+        let frame = RotatingFrame(center: Vec2(400, 300))
+        let p = Vec2(123.456, 654.321)
+        for a in angles {
+            let r = cache.of(a)
+            #expect(r.c.bitPattern == Trig.cos(-a).bitPattern, "cos(-\(a))")
+            #expect(r.s.bitPattern == Trig.sin(-a).bitPattern, "sin(-\(a))")
+            let viaCache = frame.toLocal(p, angle: a, inverse: r), direct = frame.toLocal(p, angle: a)
+            #expect(viaCache.x.bitPattern == direct.x.bitPattern && viaCache.y.bitPattern == direct.y.bitPattern,
+                    "toLocal at \(a)")
+        }
     }
 }
