@@ -5,7 +5,7 @@ import PackageDescription
 
 // Release builds of our own targets use the CPU's AVX2 vector instructions (LLVM's "haswell":
 // AVX2, BMI2, FMA) when the building machine has them: SIMD4<Double> sweeps then take one
-// instruction instead of two, and the 14-level rating runs about 6% faster. Results are the same
+// instruction instead of two, and the 14-level rating runs 6 to 8% faster. Results are the same
 // bit for bit: Swift never contracts a multiply and an add into an FMA (the tuned binary holds no
 // FMA instruction), and every other operation is IEEE-exact either way (docs/performance.md).
 // Such a binary needs an AVX2 CPU; build on the machine that runs it. Debug builds (the tests)
