@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PegglePhysics", targets: ["PegglePhysics"]),
         .library(name: "PeggleGame", targets: ["PeggleGame"]),
         .library(name: "PeggleEnv", targets: ["PeggleEnv"]),
+        .library(name: "PeggleServe", targets: ["PeggleServe"]),
         .library(name: "PeggleAnalytics", targets: ["PeggleAnalytics"]),
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
@@ -39,14 +40,19 @@ let package = Package(
         .target(name: "PegglePhysics", swiftSettings: tuned),
         // The game: levels, rules, scoring, modes, shot resolution. Value types over PegglePhysics.
         .target(name: "PeggleGame", dependencies: ["PegglePhysics"], swiftSettings: tuned),
-        // The RL environment: spaces, encoders, rewards, Env, VectorEnv, the serve protocol. The `pixels`
-        // encoder draws with the rasteriser it is given (PeggleAnalytics' PixelRenderer): one rasteriser.
+        // The RL environment: spaces, encoders (the aim encoder the linear agent shares), rewards, Env,
+        // VectorEnv. The `pixels` encoder draws with the rasteriser it is given (PeggleAnalytics'
+        // PixelRenderer): one rasteriser.
         .target(name: "PeggleEnv", dependencies: ["PeggleGame"], swiftSettings: tuned),
+        // The serve protocol: typed requests, the option table and its spec, the session, replies,
+        // and the Swift client the bench and the tests drive `peggle serve` with.
+        .target(name: "PeggleServe", dependencies: ["PeggleEnv"], swiftSettings: tuned),
         // Analytics: SVG rendering of boards and trajectories, difficulty metrics, CSV and HTML reports.
         .target(name: "PeggleAnalytics", dependencies: ["PeggleGame"]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
-        // Agents: random, greedy search over GameState copies, a linear policy trained by evolution.
+        // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
+        // (over PeggleEnv's aim encoder, the features the environment's `aim` observation holds).
         .target(name: "PeggleAgents", dependencies: ["PeggleGame", "PeggleEnv", "CBLAS"], swiftSettings: tuned),
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -63,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
+                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
                 "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -72,14 +78,15 @@ let package = Package(
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
         .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleAnalytics", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleAnalytics", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
-        .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleStore", "PeggleAnalytics", "PeggleTestSupport",
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleServe", "PeggleStore", "PeggleAnalytics", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

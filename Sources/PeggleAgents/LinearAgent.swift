@@ -1,3 +1,4 @@
+import PeggleEnv
 import PeggleGame
 
 /// A linear policy over the `aim` encoder's features: every aim bin b gets the score

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleEnv
 import PeggleGame
 
 /// A problem with a weights file, naming the file and what is wrong with it.

@@ -1,3 +1,4 @@
+import PeggleEnv
 import PeggleGame
 
 /// Settings of a cross-entropy-method run. Everything here except `iterations` and `threads` must

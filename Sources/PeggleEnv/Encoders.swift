@@ -9,6 +9,9 @@ public enum EncoderKind: String, Sendable, CaseIterable {
     case grid
     /// The board as an RGB picture, channels first, bytes 0...255 (drawn by `EnvConfig.rasterizer`).
     case pixels
+    /// One row per aim bin describing what a shot there would do (`AimEncoder`, the features the
+    /// linear agent scores), values in [0, 1]; with the discrete action, action b fires at row b.
+    case aim
 }
 
 /// Writes observations as float32 values in [-1, 1] into caller-owned memory, allocating
@@ -21,6 +24,8 @@ public struct ObservationEncoder: Sendable, Equatable {
     /// The `pixels` encoder's picture, pixels: `pixelWidth` across, and the height that keeps
     /// the board's aspect ratio under the rules given at init (72 for 96 on the 800 x 600 board).
     public let pixelWidth: Int, pixelHeight: Int
+    /// The `aim` encoder's rows: one per bin, evenly spaced over its aim range.
+    public let aim: AimEncoder
 
     /// Number of global features, first in the `objects` layout, first in the grid's last channel.
     public static let globalCount = 17
@@ -39,14 +44,15 @@ public struct ObservationEncoder: Sendable, Equatable {
     /// 800 x 600 board) to one pixel per board unit.
     public static let pixelWidths = 48...800
 
-    /// `pixelWidth` applies to the `pixels` encoder only; it must be in `pixelWidths` (checked
-    /// by `PeggleEnv`), and `rules` sets the picture's aspect ratio (`Rules.pictureHeight`).
-    public init(kind: EncoderKind = .objects, maxObjects: Int = 128, pixelWidth: Int = defaultPixelWidth,
-                rules: Rules = Rules()) {
+    /// The encoder of `config`'s settings (`EnvConfig.observationEncoder`). `pixelWidth` applies
+    /// to the `pixels` encoder only and must be in `pixelWidths` (checked by `PeggleEnv`); `rules`
+    /// sets the picture's aspect ratio (`Rules.pictureHeight`). `bins` applies to `aim` only.
+    init(kind: EncoderKind, maxObjects: Int, pixelWidth: Int, bins: Int, rules: Rules) {
         self.kind = kind
         self.maxObjects = maxObjects
         self.pixelWidth = pixelWidth
         pixelHeight = rules.pictureHeight(width: pixelWidth)
+        aim = AimEncoder(bins: max(2, bins))
     }
 
     /// Shape of one observation.
@@ -55,11 +61,18 @@ public struct ObservationEncoder: Sendable, Equatable {
         case .objects: [Self.globalCount + maxObjects * Self.objectFeatures]
         case .grid: [Self.gridChannels, Self.gridHeight, Self.gridWidth]
         case .pixels: [3, pixelHeight, pixelWidth]
+        case .aim: [aim.bins, AimEncoder.featureCount]
         }
     }
 
     /// The observation space.
-    public var space: Space { kind == .pixels ? .image(shape: shape) : .box(low: -1, high: 1, shape: shape) }
+    public var space: Space {
+        switch kind {
+        case .objects, .grid: .box(low: -1, high: 1, shape: shape)
+        case .pixels: .image(shape: shape)
+        case .aim: .box(low: 0, high: 1, shape: shape)
+        }
+    }
 
     /// Floats in one observation.
     public var size: Int {
@@ -68,6 +81,7 @@ public struct ObservationEncoder: Sendable, Equatable {
         case .objects: Self.globalCount + maxObjects * Self.objectFeatures
         case .grid: Self.gridChannels * Self.gridHeight * Self.gridWidth
         case .pixels: 3 * pixelHeight * pixelWidth
+        case .aim: aim.size
         }
     }
 
@@ -80,14 +94,15 @@ public struct ObservationEncoder: Sendable, Equatable {
     }
 
     /// Writes the observation of `state` (after `shots` of an episode capped at `maxShots`).
-    /// The `pixels` encoder draws with `raster`, which keeps its buffers from call to call.
-    public func encode(_ state: GameState, shots: Int, maxShots: Int, raster: inout PixelRaster,
+    /// `scratch` keeps the `pixels` and `aim` encoders' buffers from call to call.
+    public func encode(_ state: GameState, shots: Int, maxShots: Int, scratch: inout EncoderScratch,
                        into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "observation buffer too small")
         switch kind {
         case .objects: encodeObjects(state, shots: shots, maxShots: maxShots, into: out)
         case .grid: encodeGrid(state, shots: shots, maxShots: maxShots, into: out)
-        case .pixels: encodePixels(state, raster: &raster, into: out)
+        case .pixels: encodePixels(state, scratch: &scratch, into: out)
+        case .aim: aim.encode(state, scene: &scratch.aimScene, into: out)
         }
     }
 
@@ -251,11 +266,13 @@ public struct ObservationEncoder: Sendable, Equatable {
     }
 }
 
-/// What the `pixels` encoder draws with: a rasteriser and its picture, kept by each environment
-/// so an observation allocates nothing once they have the picture's size.
-public struct PixelRaster: Sendable {
+/// What an encoder keeps from observation to observation, per environment, so that an
+/// observation allocates nothing once the buffers have grown: the `pixels` encoder's rasteriser
+/// and picture, the `aim` encoder's scene.
+public struct EncoderScratch: Sendable {
     var renderer: (any BoardRasterizer)?
     var rgb: [UInt8] = []
+    var aimScene = AimScene()
     public init(renderer: (any BoardRasterizer)? = nil) { self.renderer = renderer }
 }
 
@@ -265,11 +282,11 @@ extension ObservationEncoder {
     /// The board as `SVGRenderer` draws it, without text or shot paths (between shots no peg is
     /// lit): pegs by kind, blocks, the bucket with its direction arrow, the cannon. Channels
     /// first (R, G, B planes of `pixelHeight` rows), each byte as a float32 whole number.
-    func encodePixels(_ s: GameState, raster: inout PixelRaster, into o: UnsafeMutableBufferPointer<Float>) {
+    func encodePixels(_ s: GameState, scratch: inout EncoderScratch, into o: UnsafeMutableBufferPointer<Float>) {
         // The environment refuses the pixels encoder without a rasteriser, so there is one.
-        raster.renderer!.drawBoard(s, width: pixelWidth, into: &raster.rgb)
+        scratch.renderer!.drawBoard(s, width: pixelWidth, into: &scratch.rgb)
         let plane = pixelWidth * pixelHeight
-        raster.rgb.withUnsafeBufferPointer { rgb in
+        scratch.rgb.withUnsafeBufferPointer { rgb in
             for p in 0..<plane {
                 o[p] = Float(rgb[3 * p])
                 o[plane + p] = Float(rgb[3 * p + 1])

@@ -2,177 +2,6 @@ import Synchronization
 import PeggleGame
 import PegglePhysics
 
-/// Why an environment call was refused. `code` is stable (the serve protocol sends it).
-public struct EnvError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-    public init(_ code: String, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-    public var description: String { "\(code): \(message)" }
-}
-
-/// How a level is chosen at each reset.
-public enum LevelOrder: String, Sendable, CaseIterable {
-    /// The levels in turn, from the first after a seeded reset.
-    case cycle
-    /// A level drawn from the environment's seeded generator.
-    case random
-}
-
-/// Where a seeded reset starts the `cycle` order.
-public enum CycleStart: String, Sendable, CaseIterable {
-    /// At the first level, whatever the seed (so `reset(seed: k)` every episode always plays
-    /// level 0).
-    case first
-    /// At level `seed mod levels`: `reset(seed: k)` for k = 0, 1, 2... plays every level in
-    /// turn, and a vector's environment i (seeded `s + i`) starts at level `(s + i) mod levels`.
-    case seed
-}
-
-/// Where the bucket is when an episode starts.
-public enum BucketStart: String, Sendable, CaseIterable {
-    /// Where the rules start it: the board centre, moving right (every episode alike).
-    case centre
-    /// A phase of its back-and-forth cycle drawn from the environment's seeded generator
-    /// (`GameState.placeBucket(phase:)`): a uniform place along its track, either direction.
-    case random
-}
-
-/// Levels generated from seeds, as Procgen draws them: each episode plays the level of a seed
-/// drawn by the environment's generator from [startLevel, startLevel + numLevels), or from
-/// [startLevel, 2^63) when `numLevels` is 0 (unlimited). Disjoint ranges are disjoint level sets:
-/// train on one, test on another.
-public struct ProceduralLevels: Sendable, Equatable {
-    /// How many level seeds; 0 is unlimited.
-    public var numLevels: Int
-    /// The first level seed, 0 or more.
-    public var startLevel: Int
-    /// Procgen's `distribution_mode`: easy or hard.
-    public var distribution: LevelDistribution
-    /// The templates levels are drawn from; a seed's template is fixed by the seed
-    /// (`LevelGenerator.template(forSeed:among:)`), so two template sets split levels by layout.
-    public var templates: [LevelTemplate]
-    /// Replaces every generated level's own mode, when set.
-    public var mode: GameMode?
-
-    public init(numLevels: Int = 0, startLevel: Int = 0, distribution: LevelDistribution = .hard,
-                templates: [LevelTemplate] = LevelTemplate.allCases, mode: GameMode? = nil) {
-        self.numLevels = numLevels
-        self.startLevel = startLevel
-        self.distribution = distribution
-        self.templates = templates
-        self.mode = mode
-    }
-
-    /// Level seeds are below this: 2^63, so every seed fits a signed 64-bit integer (NumPy int64).
-    public static let seedLimit = UInt64(1) << 63
-
-    /// Why these settings cannot make levels, if they cannot.
-    public var problem: String? {
-        if numLevels < 0 { return "num_levels is \(numLevels); it must be 0 (unlimited) or more" }
-        if startLevel < 0 { return "start_level is \(startLevel); it must be 0 or more" }
-        if UInt64(startLevel) + UInt64(numLevels) > Self.seedLimit {
-            return "start_level + num_levels is \(UInt64(startLevel) + UInt64(numLevels)); level seeds must stay below 2^63"
-        }
-        if templates.isEmpty { return "no templates to draw levels from" }
-        return nil
-    }
-
-    /// How many level seeds there are: `numLevels`, or all seeds from `startLevel` below 2^63.
-    public var seedCount: UInt64 { numLevels > 0 ? UInt64(numLevels) : Self.seedLimit - UInt64(startLevel) }
-
-    /// The seed of level index `k` (0-based within the range).
-    public func seed(ofIndex k: Int) -> UInt64 { UInt64(startLevel) + UInt64(k) }
-
-    /// A level seed drawn from the range with `rng`.
-    public func drawSeed(_ rng: inout SeededGenerator) -> UInt64 {
-        let n = seedCount
-        // The range holds at most 2^63 seeds: 63 random bits cover it exactly; fewer, an unbiased draw.
-        let offset = n == Self.seedLimit ? rng.next() >> 1 : UInt64(rng.nextInt(below: Int(n)))
-        return UInt64(startLevel) + offset
-    }
-
-    /// The template of level seed `seed`.
-    public func template(ofSeed seed: UInt64) -> LevelTemplate {
-        LevelGenerator.template(forSeed: seed, among: templates)
-    }
-
-    /// The level of `seed` (with `mode` if set), generated under `rules` (the defaults unless a
-    /// caller changed them).
-    public func level(seed: UInt64, rules: Rules = Rules()) -> Level {
-        var l = LevelGenerator.generate(seed: seed, distribution: distribution, template: template(ofSeed: seed), rules: rules)
-        if let mode { l.mode = mode }
-        return l
-    }
-
-    /// The name of the level of `seed` ("Arcs 42 (hard)").
-    public func name(ofSeed seed: UInt64) -> String {
-        LevelGenerator.name(seed: seed, distribution: distribution, template: template(ofSeed: seed))
-    }
-}
-
-/// The new games of generated levels, by level seed, shared between the copies of an
-/// environment. A level is a pure function of its seed, so whether a reset finds its game here or
-/// generates it changes nothing but the time it takes.
-final class GeneratedGames: Sendable {
-    /// Most level seeds whose games are kept: at the generator's largest level a new game holds
-    /// about 48 KiB, so 1,000 hold about 47 MiB (counted in the serve memory budget).
-    static let limit = 1000
-    private let games = Mutex<[UInt64: GameState]>([:])
-
-    func game(seed: UInt64) -> GameState? { games.withLock { $0[seed] } }
-
-    func keep(_ game: GameState, seed: UInt64) {
-        games.withLock { if $0.count < Self.limit { $0[seed] = game } }
-    }
-}
-
-/// Everything that defines an environment.
-public struct EnvConfig: Sendable {
-    /// Levels to play; each episode plays one. Empty when `procedural` is set.
-    public var levels: [Level]
-    /// Levels generated from seeds instead of `levels`.
-    public var procedural: ProceduralLevels?
-    public var order: LevelOrder = .cycle
-    /// Where a seeded reset starts the `cycle` order.
-    public var cycleStart = CycleStart.first
-    public var encoder = ObservationEncoder()
-    public var reward: RewardKind = .progress
-    public var action: ActionMode = .continuous
-    /// Shots after which an episode is truncated (if not over before).
-    public var maxShots = 100
-    /// Record each shot's trajectory into `info` (for rendering; costs allocation).
-    public var recordTrajectory = false
-    /// Aim noise, radians: the standard deviation of a Gaussian added to every shot's aim (then
-    /// clamped to the aim range), as the rater's `sigma` (`Episode.play`). 0: shots go exactly
-    /// where the action aims. Within `aimNoiseRange`.
-    public var aimNoise = 0.0
-    /// Where the bucket starts each episode.
-    public var bucketStart = BucketStart.centre
-    public var rules = Rules()
-    /// What the `pixels` encoder draws with (PeggleAnalytics' `PixelRenderer()`); required by that
-    /// encoder, unused by the others. Each environment draws with its own copy.
-    public var rasterizer: (any BoardRasterizer)?
-
-    /// The aim noises an environment takes, radians (the rater measures sigma50 up to 1.0).
-    public static let aimNoiseRange = 0.0...1.0
-
-    public init(levels: [Level]) { self.levels = levels }
-
-    /// Procedural levels (see `ProceduralLevels`).
-    public init(procedural: ProceduralLevels) {
-        levels = []
-        self.procedural = procedural
-    }
-
-    /// The most pegs plus blocks a level of this configuration has.
-    public var largestLevel: Int {
-        procedural != nil ? LevelGenerator.maxObjects : levels.map { $0.pegs.count + $0.blocks.count }.max() ?? 0
-    }
-}
-
 /// What a reset or step reports besides the observation (Gymnasium's `info`).
 public struct EnvInfo: Sendable, Equatable {
     /// Index into the configured levels; with procedural levels, the level seed minus `startLevel`.
@@ -217,6 +46,10 @@ public struct StepOutcome: Sendable, Equatable {
 /// overloads are for convenience. A value: copying it is a snapshot.
 public struct PeggleEnv: Sendable {
     public let config: EnvConfig
+    /// The observation encoder `config` describes (built once).
+    public let encoder: ObservationEncoder
+    /// The action `config` describes.
+    public let action: ActionMode
     /// A validated new game per level; an episode starts from a copy (cheap: copy on write).
     /// Empty with procedural levels.
     let fresh: [GameState]
@@ -244,53 +77,52 @@ public struct PeggleEnv: Sendable {
     /// The episode's aim-noise stream, seeded at reset from `rng` (only when `aimNoise` > 0),
     /// so an episode's noise does not depend on earlier episodes' lengths.
     var noise = SeededGenerator(seed: 0)
-    /// The `pixels` encoder's rasteriser and picture (empty for the other encoders).
-    var raster = PixelRaster()
+    /// The encoder's buffers: the `pixels` encoder's rasteriser and picture, the `aim` encoder's scene.
+    var scratch = EncoderScratch()
 
     /// An environment whose generator starts from `seed` (until a seeded reset).
     public init(config: EnvConfig, seed: UInt64 = 0) throws(EnvError) {
+        let encoder = config.observationEncoder
         if let p = config.procedural {
-            guard config.levels.isEmpty else { throw EnvError("bad_request", "give levels or procedural levels, not both") }
-            if let problem = p.problem { throw EnvError("bad_request", problem) }
-            if config.encoder.kind == .objects && config.encoder.maxObjects < LevelGenerator.maxObjects {
-                throw EnvError("bad_request", "max_objects is \(config.encoder.maxObjects); generated levels have up to "
+            guard config.levels.isEmpty else { throw EnvError(.badRequest, "give levels or procedural levels, not both") }
+            if let problem = p.problem { throw EnvError(.badRequest, problem) }
+            if encoder.kind == .objects && encoder.maxObjects < LevelGenerator.maxObjects {
+                throw EnvError(.badRequest, "max_objects is \(encoder.maxObjects); generated levels have up to "
                     + "\(LevelGenerator.maxObjects) pegs and blocks, so it must be at least \(LevelGenerator.maxObjects)")
             }
         } else {
-            guard !config.levels.isEmpty else { throw EnvError("bad_request", "no levels given") }
+            guard !config.levels.isEmpty else { throw EnvError(.badRequest, "no levels given") }
         }
-        guard config.maxShots >= 1 else { throw EnvError("bad_request", "max_shots must be at least 1") }
+        guard config.maxShots >= 1 else { throw EnvError(.badRequest, "max_shots must be at least 1") }
         guard EnvConfig.aimNoiseRange.contains(config.aimNoise) else {
-            throw EnvError("bad_request", "aim_noise is \(config.aimNoise); it must be in "
+            throw EnvError(.badRequest, "aim_noise is \(config.aimNoise); it must be in "
                 + "\(EnvConfig.aimNoiseRange.lowerBound)...\(EnvConfig.aimNoiseRange.upperBound) radians")
         }
-        if config.encoder.kind == .pixels {
-            let w = config.encoder.pixelWidth, range = ObservationEncoder.pixelWidths
+        if encoder.kind == .pixels {
+            let w = encoder.pixelWidth, range = ObservationEncoder.pixelWidths
             guard range.contains(w) else {
-                throw EnvError("bad_request", "pixel_width is \(w); it must be in \(range.lowerBound)...\(range.upperBound) pixels")
+                throw EnvError(.badRequest, "pixel_width is \(w); it must be in \(range.lowerBound)...\(range.upperBound) pixels")
             }
             guard config.rasterizer != nil else {
-                throw EnvError("bad_request", "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")
-            }
-            // The encoder's shape was fixed with its rules' aspect ratio; the pictures follow these.
-            guard config.rules.pictureHeight(width: w) == config.encoder.pixelHeight else {
-                throw EnvError("bad_request", "the pixels encoder was made for another board's aspect ratio than config.rules'")
+                throw EnvError(.badRequest, "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")
             }
         }
-        if case let .discrete(bins) = config.action, bins < 2 {
-            throw EnvError("bad_request", "a discrete action needs at least 2 bins")
+        if (config.action == .discrete || encoder.kind == .aim) && config.bins < 2 {
+            throw EnvError(.badRequest, "bins is \(config.bins); a discrete action and the aim encoder need at least 2")
         }
         var games: [GameState] = []
         for level in config.levels {
-            if let p = config.encoder.problem(with: level) { throw EnvError("level_error", "level '\(level.name)': \(p)") }
+            if let p = encoder.problem(with: level) { throw EnvError(.levelError, "level '\(level.name)': \(p)") }
             do {
                 games.append(try GameState(level: level, rules: config.rules, seed: 0))
             } catch {
-                throw EnvError("level_error", "level '\(level.name)': \(error.description)")
+                throw EnvError(.levelError, "level '\(level.name)': \(error.description)")
             }
         }
         self.config = config
-        raster = PixelRaster(renderer: config.encoder.kind == .pixels ? config.rasterizer : nil)
+        self.encoder = encoder
+        action = config.actionMode
+        scratch = EncoderScratch(renderer: encoder.kind == .pixels ? config.rasterizer : nil)
         self.fresh = games
         self.rng = SeededGenerator(seed: seed)
         if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit {
@@ -300,9 +132,18 @@ public struct PeggleEnv: Sendable {
         }
     }
 
-    public var observationSpace: Space { config.encoder.space }
-    public var actionSpace: Space { config.action.space }
-    public var observationSize: Int { config.encoder.size }
+    public var observationSpace: Space { encoder.space }
+    public var actionSpace: Space { action.space }
+    public var observationSize: Int { encoder.size }
+
+    /// The aim (radians) `value` asks for, or nil if it is not in the action space. With the `aim`
+    /// encoder, discrete action b aims at row b's angle (the encoder's bins, within its aim
+    /// range); otherwise as `ActionMode.angle`.
+    public func angle(for value: Double) -> Double? {
+        guard let angle = action.angle(for: value, rules: config.rules) else { return nil }
+        if encoder.kind == .aim, case .discrete = action { return encoder.aim.angle(bin: Int(value)) }
+        return angle
+    }
 
     /// Starts an episode. With a seed the generator restarts from it (and level cycling from the
     /// first level, or from level `seed mod levels` with `cycleStart` `.seed`), so the same seed gives the same episode; without one it continues. `level`
@@ -361,10 +202,10 @@ public struct PeggleEnv: Sendable {
         if let p = config.procedural {
             guard level >= 0, UInt64(level) < p.seedCount else {
                 let seeds = p.numLevels > 0 ? "\(p.startLevel)...\(p.seed(ofIndex: p.numLevels - 1))" : "\(p.startLevel) and up"
-                throw EnvError("bad_request", "level \(level) is outside 0..<\(p.seedCount) (the level seeds are \(seeds))")
+                throw EnvError(.badRequest, "level \(level) is outside 0..<\(p.seedCount) (the level seeds are \(seeds))")
             }
         } else if !fresh.indices.contains(level) {
-            throw EnvError("bad_request", "level \(level) is outside 0..<\(fresh.count)")
+            throw EnvError(.badRequest, "level \(level) is outside 0..<\(fresh.count)")
         }
     }
 
@@ -382,10 +223,10 @@ public struct PeggleEnv: Sendable {
 
     /// Takes one shot with `action` (see `ActionMode`).
     public mutating func step(_ action: Double, into obs: UnsafeMutableBufferPointer<Float>) throws(EnvError) -> StepOutcome {
-        guard game != nil else { throw EnvError("not_reset", "call reset before step") }
-        guard !isDone else { throw EnvError("episode_over", "the episode has ended; call reset") }
-        guard let angle = config.action.angle(for: action, rules: config.rules) else {
-            throw EnvError("bad_action", "action \(action) is not in the action space \(config.action.space)")
+        guard game != nil else { throw EnvError(.notReset, "call reset before step") }
+        guard !isDone else { throw EnvError(.episodeOver, "the episode has ended; call reset") }
+        guard let angle = angle(for: action) else {
+            throw EnvError(.badAction, "action \(action) is not in the action space \(actionSpace)")
         }
         return shoot(angle: angle, into: obs)
     }
@@ -424,7 +265,7 @@ public struct PeggleEnv: Sendable {
             return
         }
         // Borrowed in place: binding it to a local (`if let`) copied the whole game into a box.
-        config.encoder.encode(game!, shots: shots, maxShots: config.maxShots, raster: &raster, into: obs)
+        encoder.encode(game!, shots: shots, maxShots: config.maxShots, scratch: &scratch, into: obs)
     }
 
     func summary() -> EnvInfo {

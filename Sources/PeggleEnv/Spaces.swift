@@ -34,6 +34,14 @@ public enum Space: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// The kinds of action (`EnvConfig.action`), by their protocol names.
+public enum ActionKind: String, Sendable, CaseIterable {
+    /// One float in [-1, 1] across the aim range.
+    case continuous
+    /// An aim bin in 0 ..< `EnvConfig.bins`.
+    case discrete
+}
+
 /// How actions are given.
 public enum ActionMode: Sendable, Equatable {
     /// One float in [-1, 1], mapped linearly onto the aim range [-maxAim, maxAim].

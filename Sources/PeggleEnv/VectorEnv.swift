@@ -12,6 +12,19 @@ public enum AutoresetMode: String, Sendable, CaseIterable {
     case disabled
 }
 
+/// How a vector of environments is made. The defaults are the serve protocol's too.
+public struct VectorConfig: Sendable, Equatable {
+    /// Environments.
+    public var count = 1
+    public var autoreset = AutoresetMode.nextStep
+    /// Threads to step with (results do not depend on it).
+    public var threads = 1
+    /// Environment i's generator starts from `seed + i` until a seeded reset.
+    public var seed: UInt64 = 0
+
+    public init() {}
+}
+
 /// What one environment of a vector returned on the last call.
 public struct EnvSlot: Sendable, Equatable {
     public var reward: Float = 0
@@ -47,9 +60,20 @@ public struct VectorEnv: Sendable {
     private var errors: [EnvError?]
 
     /// `count` environments; environment i's generator starts from `seed + i` until a seeded reset.
-    public init(config: EnvConfig, count: Int, autoreset: AutoresetMode = .nextStep, threads: Int = 1,
-                seed: UInt64 = 0) throws(EnvError) {
-        guard count >= 1 else { throw EnvError("bad_request", "num_envs must be at least 1") }
+    public init(config: EnvConfig, count: Int, autoreset: AutoresetMode = VectorConfig().autoreset,
+                threads: Int = VectorConfig().threads, seed: UInt64 = VectorConfig().seed) throws(EnvError) {
+        var vector = VectorConfig()
+        vector.count = count
+        vector.autoreset = autoreset
+        vector.threads = threads
+        vector.seed = seed
+        try self.init(config: config, vector: vector)
+    }
+
+    /// The vector `vector` describes.
+    public init(config: EnvConfig, vector: VectorConfig) throws(EnvError) {
+        let count = vector.count, seed = vector.seed
+        guard count >= 1 else { throw EnvError(.badRequest, "num_envs must be at least 1") }
         let first = try PeggleEnv(config: config, seed: seed)
         envs = (0..<count).map { i in
             var e = first
@@ -57,8 +81,8 @@ public struct VectorEnv: Sendable {
             return e
         }
         slots = Array(repeating: EnvSlot(), count: count)
-        self.autoreset = autoreset
-        self.threads = max(1, threads)
+        autoreset = vector.autoreset
+        threads = max(1, vector.threads)
         observations = Array(repeating: 0, count: count * first.observationSize)
         finalObservations = Array(repeating: 0, count: count * first.observationSize)
         angles = Array(repeating: 0, count: count)
@@ -79,9 +103,9 @@ public struct VectorEnv: Sendable {
     public mutating func reset(seed: UInt64? = nil, mask: [Bool]? = nil, level: Int? = nil) throws(EnvError) {
         if let mask {
             guard mask.count == count else {
-                throw EnvError("bad_request", "reset_mask has \(mask.count) entries; num_envs is \(count)")
+                throw EnvError(.badRequest, "reset_mask has \(mask.count) entries; num_envs is \(count)")
             }
-            guard mask.contains(true) else { throw EnvError("bad_request", "reset_mask resets no environment") }
+            guard mask.contains(true) else { throw EnvError(.badRequest, "reset_mask resets no environment") }
         }
         if let level { try envs[0].checkLevel(level) }
         try run { (env, slot, i, row, _) throws(EnvError) in
@@ -93,17 +117,17 @@ public struct VectorEnv: Sendable {
     /// Steps every environment with its action (see `ActionMode`), in parallel.
     public mutating func step(_ actions: [Double]) throws(EnvError) {
         guard actions.count == count else {
-            throw EnvError("bad_action", "got \(actions.count) actions for \(count) environments")
+            throw EnvError(.badAction, "got \(actions.count) actions for \(count) environments")
         }
         // Check everything first, so a refused step changes nothing.
         for i in 0..<count {
-            guard envs[i].game != nil else { throw EnvError("not_reset", "call reset before step") }
+            guard envs[i].game != nil else { throw EnvError(.notReset, "call reset before step") }
             if autoreset == .disabled && slots[i].ended {
-                throw EnvError("episode_over", "environment \(i) has ended; reset it with a reset_mask first")
+                throw EnvError(.episodeOver, "environment \(i) has ended; reset it with a reset_mask first")
             }
             if autoreset == .nextStep && slots[i].ended { continue }  // reset instead; the action is ignored
-            guard let a = envs[i].config.action.angle(for: actions[i], rules: envs[i].config.rules) else {
-                throw EnvError("bad_action", "action \(actions[i]) of environment \(i) is not in the action space \(actionSpace)")
+            guard let a = envs[i].angle(for: actions[i]) else {
+                throw EnvError(.badAction, "action \(actions[i]) of environment \(i) is not in the action space \(actionSpace)")
             }
             angles[i] = a
         }

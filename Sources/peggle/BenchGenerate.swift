@@ -30,7 +30,7 @@ extension Bench {
 
             // Resets: every one a new level (unlimited seeds), against the same number over 100
             // file levels (a reset then copies a prepared game).
-            var obs = [Float](repeating: 0, count: ObservationEncoder().size)
+            var obs = [Float](repeating: 0, count: EnvConfig(levels: []).observationEncoder.size)
             var procedural = try PeggleEnv(config: EnvConfig(procedural: ProceduralLevels(distribution: d)), seed: 1)
             t = now()
             try obs.withUnsafeMutableBufferPointer { p in for _ in 0..<n { try procedural.reset(into: p) } }

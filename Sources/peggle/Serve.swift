@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import PeggleAnalytics
-import PeggleEnv
 import PeggleGame
+import PeggleServe
 
 #if canImport(Glibc)
 import Glibc
@@ -65,24 +65,9 @@ struct Serve: ParsableCommand {
     }
 
     static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard writeAll(to: 1, bytes) else {
+        guard ServeClient.writeAll(to: 1, bytes) else {
             FileHandle.standardError.write(Data("peggle serve: the client closed the connection; exiting\n".utf8))
             return false
-        }
-        return true
-    }
-
-    /// Writes all of `bytes` to descriptor `fd` (a pipe may take a large write in pieces); false
-    /// if the reader has gone away.
-    static func writeAll(to fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
         }
         return true
     }

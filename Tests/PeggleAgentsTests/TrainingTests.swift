@@ -1,4 +1,5 @@
 import Foundation
+import PeggleEnv
 import PeggleGame
 import Testing
 @testable import PeggleAgents

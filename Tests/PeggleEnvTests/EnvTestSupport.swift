@@ -20,11 +20,15 @@ func tinyLevel(name: String = "Tiny", balls: Int = 3) -> Level {
 
 /// A config over `levels` with small observations.
 func config(_ levels: [Level], maxShots: Int = 100, action: ActionMode = .continuous,
-            encoder: ObservationEncoder = ObservationEncoder(maxObjects: 40)) -> EnvConfig {
+            encoder: EncoderKind = .objects, maxObjects: Int = 40) -> EnvConfig {
     var c = EnvConfig(levels: levels)
     c.maxShots = maxShots
-    c.action = action
+    switch action {
+    case .continuous: c.action = .continuous
+    case let .discrete(bins): c.action = .discrete; c.bins = bins
+    }
     c.encoder = encoder
+    c.maxObjects = maxObjects
     return c
 }
 

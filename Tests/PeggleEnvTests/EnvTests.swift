@@ -6,11 +6,11 @@ import Testing
 @Suite("Spaces and encoders")
 struct SpaceTests {
     @Test func spacesAreReportedExactly() throws {
-        let env = try PeggleEnv(config: config([tinyLevel()], encoder: ObservationEncoder(maxObjects: 40)))
+        let env = try PeggleEnv(config: config([tinyLevel()], maxObjects: 40))
         #expect(env.observationSpace == .box(low: -1, high: 1, shape: [17 + 40 * 17]))
         #expect(env.actionSpace == .box(low: -1, high: 1, shape: [1]))
         #expect(env.actionSpace.description == "Box(-1.0, 1.0, (1,), float32)")
-        let grid = try PeggleEnv(config: config([tinyLevel()], encoder: ObservationEncoder(kind: .grid)))
+        let grid = try PeggleEnv(config: config([tinyLevel()], encoder: .grid))
         #expect(grid.observationSpace == .box(low: -1, high: 1, shape: [9, 30, 40]))
         let discrete = try PeggleEnv(config: config([tinyLevel()], action: .discrete(bins: 31)))
         #expect(discrete.actionSpace == .discrete(n: 31))
@@ -35,7 +35,7 @@ struct SpaceTests {
     func observationsStayInBounds(kind: EncoderKind) throws {
         let names = ["first-steps", "upside-down", "score-rush", "needle-s-eye", "last-stand", "zombie-night"]
         var env = try PeggleEnv(config: config(try names.map(bundled), maxShots: 12,
-                                               encoder: ObservationEncoder(kind: kind, maxObjects: 128)))
+                                               encoder: kind, maxObjects: 128))
         let moves = actions(400, seed: 5)
         var k = 0
         for _ in names {
@@ -78,7 +78,7 @@ struct EnvTests {
     @Test func theSameSeedGivesTheSameEpisode() throws {
         // Seeds reach the game through random events: the level order here, and purple roaming.
         let levels = [tinyLevel(), try bundled("purple-haze")]
-        var randomOrder = config(levels, encoder: ObservationEncoder(maxObjects: 128))
+        var randomOrder = config(levels, maxObjects: 128)
         randomOrder.order = .random
         func run(_ seed: UInt64) throws -> ([Float], [Float]) {
             var env = try PeggleEnv(config: randomOrder)
@@ -143,29 +143,29 @@ struct EnvTests {
 
     @Test func refusedCalls() throws {
         var env = try PeggleEnv(config: config([tinyLevel()]))
-        #expect { try env.step(0) } throws: { ($0 as? EnvError)?.code == "not_reset" }
+        #expect { try env.step(0) } throws: { ($0 as? EnvError)?.code == .notReset }
         _ = try env.reset()
         for bad in [Double.nan, 1.5, -2, .infinity] {
-            #expect { try env.step(bad) } throws: { ($0 as? EnvError)?.code == "bad_action" }
+            #expect { try env.step(bad) } throws: { ($0 as? EnvError)?.code == .badAction }
         }
         #expect(env.shots == 0, "refused actions take no shot")
         #expect(throws: EnvError.self) { try PeggleEnv(config: config([])) }
         var big = config([try bundled("bench-grid")])
-        big.encoder = ObservationEncoder(maxObjects: 100)
+        big.maxObjects = 100
         #expect { try PeggleEnv(config: big) } throws: { ($0 as? EnvError)?.message.contains("max_objects 100") == true }
     }
 
     @Test func episodesEndByTerminationOrTruncation() throws {
         // Truncated at max_shots when the game is not over.
         var env = try PeggleEnv(config: config([try bundled("spiral")], maxShots: 2,
-                                               encoder: ObservationEncoder(maxObjects: 128)))
+                                               maxObjects: 128))
         _ = try env.reset(seed: 1)
         let first = try env.step(0.9)
         #expect(!first.terminated && !first.truncated)
         let second = try env.step(-0.9)
         #expect(second.truncated && !second.terminated)
         #expect(env.isDone)
-        #expect { try env.step(0) } throws: { ($0 as? EnvError)?.code == "episode_over" }
+        #expect { try env.step(0) } throws: { ($0 as? EnvError)?.code == .episodeOver }
         // Terminated when the game ends: three balls spent on a level nobody clears that fast.
         var short = try PeggleEnv(config: config([tinyLevel(balls: 1)]))
         _ = try short.reset(seed: 1)

@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: ["upside-down", "fortress", "brick-road", "spiral"])
     func occupancyMatchesTurnedShapes(_ name: String) throws {
-        var env = try PeggleEnv(config: config([try bundled(name)], encoder: ObservationEncoder(kind: .grid)))
+        var env = try PeggleEnv(config: config([try bundled(name)], encoder: .grid))
         let plane = ObservationEncoder.gridWidth * ObservationEncoder.gridHeight
         var turnedStates = 0
         var checked = 0

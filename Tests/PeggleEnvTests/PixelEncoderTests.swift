@@ -7,13 +7,16 @@ import Testing
 /// space SB3's CnnPolicy takes (issue 15).
 @Suite("Pixels encoder")
 struct PixelEncoderTests {
-    static func pixels(width: Int = ObservationEncoder.defaultPixelWidth) -> ObservationEncoder {
-        ObservationEncoder(kind: .pixels, pixelWidth: width)
+    /// A config with the pixels encoder `width` pixels wide, without its rasteriser.
+    static func pixels(width: Int = ObservationEncoder.defaultPixelWidth) throws -> EnvConfig {
+        var c = config([try bundled("first-steps")], encoder: .pixels)
+        c.pixelWidth = width
+        return c
     }
 
     /// A config with the pixels encoder and the rasteriser it draws with.
-    func drawn(_ encoder: ObservationEncoder = Self.pixels()) throws -> EnvConfig {
-        var c = config([try bundled("first-steps")], encoder: encoder)
+    func drawn(width: Int = ObservationEncoder.defaultPixelWidth) throws -> EnvConfig {
+        var c = try Self.pixels(width: width)
         c.rasterizer = PixelRenderer()
         return c
     }
@@ -24,7 +27,7 @@ struct PixelEncoderTests {
         #expect(env.observationSpace.description == "Box(0, 255, (3, 72, 96), uint8)")
         #expect(env.observationSize == 3 * 72 * 96)
         // The smallest width gives NatureCNN's smallest height, 36 rows.
-        #expect(Self.pixels(width: 48).shape == [3, 36, 48])
+        #expect(try Self.pixels(width: 48).observationEncoder.shape == [3, 36, 48])
     }
 
     /// The observation is exactly `PixelRenderer`'s picture of the state without shots, R, G and
@@ -66,17 +69,17 @@ struct PixelEncoderTests {
     }
 
     @Test func widthOutsideTheRangeIsRefused() throws {
-        #expect(throws: EnvError("bad_request", "pixel_width is 47; it must be in 48...800 pixels")) {
-            try PeggleEnv(config: drawn(Self.pixels(width: 47)))
+        #expect(throws: EnvError(.badRequest, "pixel_width is 47; it must be in 48...800 pixels")) {
+            try PeggleEnv(config: drawn(width: 47))
         }
     }
 
     /// PeggleEnv depends on PeggleGame alone: the rasteriser is given, and without one the
     /// encoder is refused when the environment is made.
     @Test func withoutARasteriserThePixelsEncoderIsRefused() throws {
-        #expect(throws: EnvError("bad_request",
+        #expect(throws: EnvError(.badRequest,
                                  "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")) {
-            try PeggleEnv(config: config([try bundled("first-steps")], encoder: Self.pixels()))
+            try PeggleEnv(config: Self.pixels())
         }
     }
 }

@@ -65,10 +65,10 @@ struct ProceduralLevelTests {
     func forcedLevel() throws {
         var e = try Self.env(ProceduralLevels(numLevels: 10, startLevel: 300))
         #expect(try e.reset(level: 4).info.levelSeed == 304)
-        #expect(throws: EnvError("bad_request", "level 10 is outside 0..<10 (the level seeds are 300...309)")) {
+        #expect(throws: EnvError(.badRequest, "level 10 is outside 0..<10 (the level seeds are 300...309)")) {
             try e.reset(level: 10)
         }
-        #expect(throws: EnvError("bad_request", "level -1 is outside 0..<10 (the level seeds are 300...309)")) {
+        #expect(throws: EnvError(.badRequest, "level -1 is outside 0..<10 (the level seeds are 300...309)")) {
             try e.reset(level: -1)
         }
     }
@@ -103,9 +103,10 @@ struct ProceduralLevelTests {
         both.levels = [LevelGenerator.generate(seed: 1, distribution: .easy)]
         #expect(refused(both) == "give levels or procedural levels, not both")
         var small = EnvConfig(procedural: ProceduralLevels())
-        small.encoder = ObservationEncoder(maxObjects: 127)
+        small.maxObjects = 127
         #expect(refused(small) == "max_objects is 127; generated levels have up to 128 pegs and blocks, so it must be at least 128")
-        small.encoder = ObservationEncoder(kind: .grid, maxObjects: 1)
+        small.encoder = .grid
+        small.maxObjects = 1
         #expect(refused(small) == nil)
     }
 

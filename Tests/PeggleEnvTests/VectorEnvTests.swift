@@ -88,26 +88,26 @@ struct VectorEnvTests {
         try v.reset(seed: 2)
         try v.step([0.1, -0.1])
         #expect(v.slots.allSatisfy { $0.ended })
-        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == "episode_over" }
+        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == .episodeOver }
         let untouched = Self.row(v, 1)
         try v.reset(mask: [true, false])
         #expect(Self.row(v, 1) == untouched)
         #expect(!v.slots[0].ended && v.slots[1].ended)
-        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == "episode_over" }
+        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == .episodeOver }
         try v.reset(mask: [false, true])
         try v.step([0.2, 0.3])
-        #expect { try v.reset(mask: [false, false]) } throws: { ($0 as? EnvError)?.code == "bad_request" }
-        #expect { try v.reset(mask: [true]) } throws: { ($0 as? EnvError)?.code == "bad_request" }
+        #expect { try v.reset(mask: [false, false]) } throws: { ($0 as? EnvError)?.code == .badRequest }
+        #expect { try v.reset(mask: [true]) } throws: { ($0 as? EnvError)?.code == .badRequest }
     }
 
     @Test func refusedStepsChangeNothing() throws {
         var v = try VectorEnv(config: config(Self.levels), count: 3)
-        #expect { try v.step([0, 0, 0]) } throws: { ($0 as? EnvError)?.code == "not_reset" }
+        #expect { try v.step([0, 0, 0]) } throws: { ($0 as? EnvError)?.code == .notReset }
         try v.reset(seed: 1)
         let before = v.observations
-        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == "bad_action" }
-        #expect { try v.step([0, .nan, 0]) } throws: { ($0 as? EnvError)?.code == "bad_action" }
-        #expect { try v.step([0, 0, 1.01]) } throws: { ($0 as? EnvError)?.code == "bad_action" }
+        #expect { try v.step([0, 0]) } throws: { ($0 as? EnvError)?.code == .badAction }
+        #expect { try v.step([0, .nan, 0]) } throws: { ($0 as? EnvError)?.code == .badAction }
+        #expect { try v.step([0, 0, 1.01]) } throws: { ($0 as? EnvError)?.code == .badAction }
         #expect(v.observations == before)
         #expect(v.envs.allSatisfy { $0.shots == 0 })
     }

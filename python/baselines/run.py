@@ -39,8 +39,6 @@ from peggle_gym import ENV_ID_V1, V1_AIM_NOISE, PeggleEnv, V1_KWARGS, find_peggl
 TEST_START = 100_000
 DISTRIBUTION = "easy"
 TRAIN_LEVELS = 200
-#: DQN needs a discrete action space; both algorithms get the same bins (31, the env's default).
-BINS = 31
 CURVE_FIELDS = ["timesteps", "seconds", "steps_per_s", "episodes", "ep_return_mean", "win_rate",
                 "ep_len_mean", "load1"]
 
@@ -64,12 +62,18 @@ def load1() -> float:
     return os.getloadavg()[0]
 
 
-def env_kwargs(algo: str, distribution: str) -> dict:
+def env_kwargs(algo: str, distribution: str, encoder: str = "objects", bins: int | None = None) -> dict:
     """Peggle-v1's settings (aim noise 0.02 rad, random bucket start, seeded cycle) plus the
-    action space the algorithm needs."""
+    observation and the action space the algorithm needs: the ``aim`` encoder always with the
+    discrete action over its rows (what `AimPolicy` ranks), the ``objects`` encoder with the
+    continuous action for PPO and the discrete one (the env's default bins) for DQN."""
     kw = {**V1_KWARGS, "distribution_mode": distribution}
-    if algo == "dqn":
-        kw.update(action="discrete", bins=BINS)
+    if encoder == "aim":
+        kw.update(encoder="aim", action="discrete")
+    elif algo == "dqn":
+        kw.update(action="discrete")
+    if bins is not None:
+        kw["bins"] = bins
     return kw
 
 
@@ -88,9 +92,13 @@ def algo_params(algo: str, hyper: dict) -> dict:
             "target_update_interval": 2_000, "train_freq": 4, "gradient_steps": 1, **hyper}
 
 
-def make_model(algo: str, env, seed: int, params: dict):
+def make_model(algo: str, env, seed: int, params: dict, encoder: str):
+    """SB3's PPO or DQN: on the ``aim`` encoder with the ranking policies (`peggle_gym.sb3`),
+    otherwise with SB3's ``MlpPolicy``."""
     from stable_baselines3 import DQN, PPO
-    return (PPO if algo == "ppo" else DQN)("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
+    from peggle_gym.sb3 import AimDQNPolicy, AimPolicy
+    policy = "MlpPolicy" if encoder != "aim" else (AimPolicy if algo == "ppo" else AimDQNPolicy)
+    return (PPO if algo == "ppo" else DQN)(policy, env, seed=seed, verbose=0, device="cpu", **params)
 
 
 def make_callback(path: pathlib.Path, every: int, deadline: float | None):
@@ -142,18 +150,19 @@ def train(args) -> dict:
     from peggle_gym.sb3 import make_vec_env
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    kw = {**env_kwargs(args.algo, args.distribution), "num_levels": args.num_levels, "start_level": 0}
+    kw = {**env_kwargs(args.algo, args.distribution, args.encoder, args.bins), "num_levels": args.num_levels,
+          "start_level": 0}
     env = make_vec_env(ENV_ID_V1, n_envs=args.n_envs, seed=args.seed, env_kwargs={**kw, "level": None})
     hyper = json.loads(args.hyper) if args.hyper else {}
-    config = {"algo": args.algo, "timesteps": args.timesteps, "minutes": args.minutes, "seed": args.seed,
-              "n_envs": args.n_envs, "env_id": ENV_ID_V1, "env_kwargs": kw,
+    config = {"algo": args.algo, "encoder": args.encoder, "timesteps": args.timesteps, "minutes": args.minutes,
+              "seed": args.seed, "n_envs": args.n_envs, "env_id": ENV_ID_V1, "env_kwargs": kw,
               "params": algo_params(args.algo, hyper),
               "torch_threads": args.torch_threads, "load1_start": load1()}
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")  # rewritten with the totals at the end
     import torch
     torch.set_num_threads(args.torch_threads)
     try:
-        model = make_model(args.algo, env, args.seed, config["params"])
+        model = make_model(args.algo, env, args.seed, config["params"], args.encoder)
         deadline = time.time() + 60 * args.minutes if args.minutes else None
         start = time.perf_counter()
         model.learn(args.timesteps, callback=make_callback(out / "curve.csv", args.log_every, deadline))
@@ -190,14 +199,12 @@ def summary(name: str, episodes: list[dict], distribution: str, extra: dict, lev
             "aim_noise": V1_AIM_NOISE, **extra, "per_episode": episodes}
 
 
-def eval_policy(predict, action: str, episodes: int, distribution: str, level: int | None = None,
+def eval_policy(predict, env_kw: dict, episodes: int, level: int | None = None,
                 start: int = TEST_START) -> list[dict]:
     """Episode k: level seed start + k (held out by default; or start + level for every
-    episode), environment seed k, under Peggle-v1."""
-    kw = {**V1_KWARGS, "distribution_mode": distribution, "num_levels": max(episodes, (level or 0) + 1),
-          "start_level": start}
-    if action == "discrete":
-        kw.update(action="discrete", bins=BINS)
+    episode), environment seed k, under `env_kw` (Peggle-v1's settings and the policy's
+    observation and action) with the test levels in place of the train levels."""
+    kw = {**env_kw, "num_levels": max(episodes, (level or 0) + 1), "start_level": start}
     rows = []
     with PeggleEnv(**kw) as env:
         for k in range(episodes):
@@ -248,21 +255,23 @@ def evaluate(args) -> dict:
         model = (PPO if algo == "ppo" else DQN).load(pathlib.Path(args.model) / "model.zip", device="cpu")
         distribution = config["env_kwargs"]["distribution_mode"]
 
+        env_kw = {k: v for k, v in config["env_kwargs"].items() if k not in ("num_levels", "start_level")}
+        discrete = env_kw.get("action") == "discrete"
+
         def predict(obs, env):
             action, _ = model.predict(obs, deterministic=True)
             # SB3's PPO clips to the action space while training; the environment does not clip.
-            return np.clip(action, -1, 1) if algo == "ppo" else int(action)
+            return int(action) if discrete else np.clip(action, -1, 1)
 
-        rows = eval_policy(predict, "discrete" if algo == "dqn" else "continuous", args.episodes, distribution,
-                           args.level, args.start_level)
-        name = f"{algo} ({config['trained_timesteps']:,} steps)"
+        rows = eval_policy(predict, env_kw, args.episodes, args.level, args.start_level)
+        name = f"{algo}{' aim' if config.get('encoder') == 'aim' else ''} ({config['trained_timesteps']:,} steps)"
         extra = {"train_levels": f"{distribution} seeds 0..{config['env_kwargs']['num_levels'] - 1}",
                  "model": str(args.model)}
     elif args.agent == "random-env":
         distribution = args.distribution
         rng = np.random.default_rng(0)
-        rows = eval_policy(lambda obs, env: rng.uniform(-1, 1, size=1).astype(np.float32), "continuous",
-                           args.episodes, distribution, args.level, args.start_level)
+        rows = eval_policy(lambda obs, env: rng.uniform(-1, 1, size=1).astype(np.float32),
+                           env_kwargs("ppo", distribution), args.episodes, args.level, args.start_level)
         name, extra = "random (through the env)", {"train_levels": "-"}
     else:
         distribution = args.distribution
@@ -434,6 +443,9 @@ def main(argv=None) -> None:
     t.add_argument("--n-envs", type=int, default=8)
     t.add_argument("--num-levels", type=int, default=TRAIN_LEVELS, help="train level seeds [0, N)")
     t.add_argument("--distribution", choices=["easy", "hard"], default=DISTRIBUTION)
+    t.add_argument("--encoder", choices=["objects", "aim"], default="objects",
+                   help="aim: one row per aim bin, ranked by AimPolicy (PPO) or AimDQNPolicy (DQN)")
+    t.add_argument("--bins", type=int, default=None, help="aim bins (rows of the aim encoder); default the env's")
     t.add_argument("--log-every", type=int, default=10_000, help="a curve point every N environment steps")
     t.add_argument("--torch-threads", type=int, default=1, help="torch's threads (the server takes the other core)")
     t.add_argument("--hyper", help="JSON of extra algorithm arguments, e.g. '{\"n_steps\": 64}'")

@@ -197,6 +197,7 @@ class PeggleClient:
         self._next_id = 1
         self._dead: PeggleServerDied | None = None
         self._broken = ""
+        self._spec: dict | None = None
         try:
             hello = self._read_line(timeout=HELLO_TIMEOUT)
         except PeggleServerDied:
@@ -234,6 +235,15 @@ class PeggleClient:
         self.close()
 
     # MARK: requests
+
+    def make_options(self) -> dict[str, dict]:
+        """Every option ``make`` takes, by name, as this server describes it (its ``spec`` reply):
+        ``type`` (``int``, ``number``, ``bool``, ``choice``, ``choices``, ``path``, ``paths`` or
+        ``mode``), ``default``, ``min`` and ``max`` or ``choices``, and ``help``. Asked once per
+        client."""
+        if self._spec is None:
+            self._spec = self.request("spec")
+        return {o["name"]: o for o in self._spec["make"]}
 
     def request(self, cmd: str, **fields: Any) -> dict:
         """Sends ``{"cmd": cmd, **fields}`` and returns the reply (``ok`` and ``id`` removed)."""
@@ -509,81 +519,58 @@ def level_path(level: str | os.PathLike) -> str:
 #: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
 PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
 
-
-def _whole(name: str, value: Any) -> int:
-    """A whole-number argument as an int (the server checks the range and says so)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a whole number, not {value!r}")
-    return int(value)
+#: Make fields the environment classes set themselves (how many environments, how they reset,
+#: how infos travel), so they are not options.
+RESERVED = ("num_envs", "autoreset", "info_layout", "levels", "level")
 
 
-def procedural_fields(num_levels: int | None, start_level: int | None, distribution_mode: str | None,
-                      templates: list | None) -> dict:
-    """The make fields of procedural levels that were given (None: not given)."""
+def _jsonable(name: str, value: Any) -> Any:
+    """An option's value as JSON can carry it: numpy scalars and arrays as Python values; a
+    non-finite number is refused here, naming the option, since JSON has no NaN."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    elif isinstance(value, np.generic):
+        value = value.item()
+    elif isinstance(value, tuple):
+        value = list(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} is {value}; it must be a finite number")
+    return value
+
+
+def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_layout: str = "rows") -> dict:
+    """The fields of a make request: the levels (files or bundled levels' names, `level_path`;
+    none for procedural levels), every option as given, and the fields the environment class
+    sets (``num_envs``, ``autoreset``, ``info_layout``). An option given as None is left out (the
+    server's default); ``obs_encoding`` is ``f32`` unless given. The server checks every option
+    and holds every default (`make_options` lists them)."""
     fields: dict[str, Any] = {}
-    if num_levels is not None:
-        fields["num_levels"] = _whole("num_levels", num_levels)
-    if start_level is not None:
-        fields["start_level"] = _whole("start_level", start_level)
-    if distribution_mode is not None:
-        fields["distribution_mode"] = distribution_mode
-    if templates is not None:
-        if isinstance(templates, str):
-            raise TypeError("templates must be a list of template names, not a string")
-        fields["templates"] = list(templates)
-    return fields
-
-
-def make_request(levels, *, level_order: str | None, encoder: str, max_objects: int, pixel_width: int | None = None,
-                 reward: str,
-                 action: str, bins: int, max_shots: int, mode: dict | None, trajectory: bool,
-                 threads: int, obs_encoding: str, num_envs: int, autoreset: str,
-                 info_layout: str = "rows", procedural: dict | None = None, aim_noise: float | None = None,
-                 bucket_start: str | None = None, cycle_start: str | None = None) -> dict:
-    """The fields of a make request: level files or bundled levels' names (`level_path`), or
-    procedural levels (``procedural``: fields from `procedural_fields`). ``aim_noise``,
-    ``bucket_start`` and ``cycle_start`` are sent only when given (None: the server's defaults,
-    Peggle-v0's game)."""
-    fields: dict[str, Any] = {}
+    reserved = sorted(set(options) & set(RESERVED))
+    if reserved:
+        raise TypeError(f"{reserved[0]} is not an option here: the environment class sets it")
+    options = {k: _jsonable(k, v) for k, v in options.items() if v is not None}
+    if isinstance(options.get("templates"), str):
+        raise TypeError("templates must be a list of template names, not a string")
+    procedural = [k for k in PROCEDURAL if k in options]
     if procedural:
-        if levels is not None:
-            raise ValueError(f"give level files or procedural levels ({next(iter(procedural))}=...), not both")
-        if level_order is not None:
-            raise ValueError("level_order applies to level files; procedural levels are drawn from their seeds")
-        fields.update(procedural)
-    else:
-        if levels is None:
-            raise ValueError("give level=... (a level file), levels=[...], or procedural levels "
-                             "(num_levels=..., start_level=..., distribution_mode=...)")
+        # Peggle-v1 registers cycle_start for every level source; procedural levels are drawn,
+        # never cycled, so it means nothing for them (the server would refuse it).
+        options.pop("cycle_start", None)
+    if levels is not None:
+        if procedural:
+            raise ValueError(f"give level files or procedural levels ({procedural[0]}=...), not both")
         if isinstance(levels, (str, os.PathLike)):
             levels = [levels]
         paths = [level_path(p) for p in levels]
         if not paths:
             raise ValueError("levels is empty")
         fields["levels"] = paths
-        fields["level_order"] = level_order or "cycle"
-        if cycle_start is not None:
-            fields["cycle_start"] = cycle_start
-    fields.update({
-        "encoder": encoder, "max_objects": int(max_objects),
-        "reward": reward, "action": action, "max_shots": int(max_shots), "trajectory": bool(trajectory),
-        "threads": int(threads), "obs_encoding": obs_encoding, "num_envs": int(num_envs),
-        "autoreset": autoreset, "info_layout": info_layout,
-    })
-    if action == "discrete":
-        fields["bins"] = int(bins)
-    if pixel_width is not None:
-        fields["pixel_width"] = _whole("pixel_width", pixel_width)  # the server checks the range and the encoder
-    if mode is not None:
-        fields["mode"] = mode
-    if aim_noise is not None:
-        if isinstance(aim_noise, bool) or not isinstance(aim_noise, (int, float, np.integer, np.floating)):
-            raise TypeError(f"aim_noise must be a number of radians, not {aim_noise!r}")
-        if not math.isfinite(aim_noise):
-            raise ValueError(f"aim_noise is {aim_noise}; it must be a finite number of radians (0 to 1)")
-        fields["aim_noise"] = float(aim_noise)  # the server checks the range and says so
-    if bucket_start is not None:
-        fields["bucket_start"] = bucket_start
+    elif not procedural:
+        raise ValueError("give level=... (a level file), levels=[...], or procedural levels "
+                         "(num_levels=..., start_level=..., distribution_mode=...)")
+    fields["obs_encoding"] = "f32"
+    fields.update(options)
+    fields.update(num_envs=int(num_envs), autoreset=autoreset, info_layout=info_layout)
     return fields
 
 
@@ -591,11 +578,14 @@ class SeededCycleWarning:
     """Warns once when seeded resets keep restarting a level cycle at its first level (level
     files in ``cycle`` order with ``cycle_start="first"``, Peggle-v0's default): ``reset(seed=k)``
     before every episode then plays level 0 only. The first seeded reset is the usual way to
-    start, so the warning waits for the second."""
+    start, so the warning waits for the second. ``defaults``: the server's option defaults
+    (`PeggleClient.make_options`), for the fields not given."""
 
-    def __init__(self, fields: dict):
-        self.armed = (len(fields.get("levels", ())) > 1 and fields.get("level_order") == "cycle"
-                      and fields.get("cycle_start", "first") == "first")
+    def __init__(self, fields: dict, defaults: dict):
+        def value(key: str) -> Any:
+            return fields.get(key, defaults[key]["default"])
+        self.armed = (len(fields.get("levels", ())) > 1 and value("level_order") == "cycle"
+                      and value("cycle_start") == "first")
         self.seeded = 0
 
     def seeded_reset(self) -> None:
@@ -618,6 +608,21 @@ def start(peggle_path: str | os.PathLike | None, fields: dict) -> tuple[PeggleCl
     except BaseException:
         client.close()
         raise
+
+
+_OPTIONS: dict[str, dict] = {}
+
+
+def make_options(peggle_path: str | os.PathLike | None = None) -> dict[str, dict]:
+    """Every option the environments take (`PeggleEnv`'s and `PeggleVectorEnv`'s keyword
+    arguments besides the levels, ``render_mode``, ``render_width`` and ``peggle_path``), by name,
+    as the `peggle` binary describes them: type, default, range or choices, and a doc line. The
+    binary is the one place the defaults are written; this asks it once per binary."""
+    path = find_peggle(peggle_path)
+    if path not in _OPTIONS:
+        with PeggleClient(path) as client:
+            _OPTIONS[path] = client.make_options()
+    return _OPTIONS[path]
 
 
 def level_option(level: Any) -> int | str:

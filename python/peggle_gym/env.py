@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 
 from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs,
-                     decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
+                     decode_rgb, level_option, make_request, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
@@ -23,40 +23,6 @@ class PeggleEnv(Replayable, gym.Env):
             resolved against the current working directory.
         levels: level files; each episode plays one, in turn (``level_order="cycle"``, the
             default) or drawn from the seeded generator (``"random"``).
-        num_levels, start_level, distribution_mode: procedural levels instead of files, with
-            Procgen's names and meaning: each episode plays the level generated from a seed drawn
-            (by the environment's seeded generator) from ``[start_level, start_level +
-            num_levels)``; ``num_levels=0`` (the default) is unlimited, seeds from ``start_level``
-            up to 2**63. ``distribution_mode``: ``"easy"`` or ``"hard"`` (the default, as in
-            Procgen). Disjoint seed ranges are disjoint level sets (train on one, test on
-            another). Giving any of these (or ``templates``) asks for procedural levels.
-        templates: the layouts procedural levels are drawn from (default: all of
-            ``arcs, rows, rings, spiral, funnel, bricks, waves, pockets, ramps``); a seed's layout
-            is fixed by the seed, so two template lists split levels by layout.
-        aim_noise: radians (0 to 1), the standard deviation of the Gaussian added to every shot's
-            aim, drawn from the environment's seeded generator; ``info["fired_angle"]`` is the aim
-            fired. None: 0 (Peggle-v0); Peggle-v1 registers 0.02.
-        bucket_start: ``"centre"`` (the bucket starts each episode at the board's centre moving
-            right; None means this) or ``"random"`` (a seeded place and direction; Peggle-v1's).
-        cycle_start: where ``reset(seed=s)`` starts ``level_order="cycle"``: ``"first"`` (level
-            0; None means this) or ``"seed"`` (level ``s mod len(levels)``; Peggle-v1's).
-        encoder: ``"objects"`` (globals then a padded list of ``max_objects`` objects, a flat
-            vector), ``"grid"`` (9 x 30 x 40 channels) or ``"pixels"`` (the board as a
-            channels-first ``uint8`` picture, ``(3, 72, 96)`` by default, for SB3's
-            ``CnnPolicy``).
-        pixel_width: the ``pixels`` picture's width, 48 to 800 (None: 96); the height is 3/4 of
-            it. Only with ``encoder="pixels"``.
-        reward: ``"progress"`` (orange cleared per shot as a fraction, +1 win, -1 loss),
-            ``"score"`` (points / 10,000) or ``"win"`` (+1 / -1 at the end).
-        action: ``"continuous"`` (``Box(-1, 1, (1,))``, the aim across the cannon's range) or
-            ``"discrete"`` (``Discrete(bins)`` evenly spaced aims).
-        max_shots: shots after which an episode is truncated.
-        mode: a game mode object as in level files (``{"type": "classic", "balls": 10}``), for
-            every level instead of its own.
-        trajectory: put each shot's ball paths into ``info["trajectory"]``.
-        threads: server threads (one environment uses one).
-        obs_encoding: ``"f32"`` (a binary frame after each reply line; fastest), ``"b64f32"``
-            (base64 inside the line) or ``"json"`` (the same numbers as text).
         render_mode: ``None``, ``"ansi"`` (the server's 80 x 30 text picture with a status
             line) or ``"rgb_array"`` (the board as a ``uint8`` array of ``(height, width, 3)``,
             drawn by the server's rasteriser in the SVG picture's colours, without text).
@@ -65,6 +31,18 @@ class PeggleEnv(Replayable, gym.Env):
             ``None``: one pixel per board unit, 800 x 600.
         peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
             repository's ``.build/release/peggle``).
+        **options: the environment's options, passed to the server as given (None: its
+            default). `peggle_gym.make_options()` lists each with its type, range, default and
+            meaning, as the binary reports them; docs/environment.md explains them. The main
+            ones: procedural levels instead of files (``num_levels``, ``start_level``,
+            ``distribution_mode``, ``templates``: Procgen's names; train and test on disjoint
+            seed ranges), ``aim_noise`` (radians; Peggle-v1 registers 0.02), ``bucket_start``,
+            ``cycle_start``, ``encoder`` (``"objects"``, ``"grid"``, ``"pixels"`` or ``"aim"``:
+            one row per aim bin describing what a shot there would do, which
+            `peggle_gym.sb3.AimPolicy` ranks), ``action`` (``"continuous"`` or ``"discrete"``;
+            with ``encoder="aim"`` action b fires at row b's aim), ``bins``, ``reward``,
+            ``max_shots``, ``mode``, ``trajectory``, ``threads`` and ``obs_encoding`` (``"f32"``
+            here unless given: a binary frame after each reply, the fastest).
 
     Reset options: ``{"level": index or name}`` plays that level (procedural levels: index k
     plays seed ``start_level + k``). ``reset(seed=s)`` makes the
@@ -72,7 +50,9 @@ class PeggleEnv(Replayable, gym.Env):
     without any seed draws one from `np_random`, so fresh environments differ).
     Info (reset): level, level_name, score, balls_left, orange_left, shots, status, won,
     game_seed, and with procedural levels level_seed (also on steps). Info (step): the same but game_seed, plus angle, fired_angle, pegs_hit, hits (per kind),
-    points, free_balls, caught and, with ``trajectory=True``, trajectory.
+    points, free_balls, caught and, with ``trajectory=True``, trajectory; on the step that ends
+    an episode (terminated or truncated), ``is_success`` (the game was won: SB3's ``Monitor``
+    and RL Zoo read it).
     Stepping after the episode ended raises `PeggleError` (code ``episode_over``); actions
     outside the action space raise it with code ``bad_action`` (they are not clipped).
     """
@@ -80,30 +60,18 @@ class PeggleEnv(Replayable, gym.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
-                 level_order: str | None = None, num_levels: int | None = None, start_level: int | None = None,
-                 distribution_mode: str | None = None, templates: list | None = None,
-                 aim_noise: float | None = None, bucket_start: str | None = None, cycle_start: str | None = None,
-                 encoder: str = "objects", max_objects: int = 128, pixel_width: int | None = None,
-                 reward: str = "progress", action: str = "continuous", bins: int = 31,
-                 max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
-                 threads: int = 1, obs_encoding: str = "f32", render_mode: str | None = None,
-                 render_width: int | None = None, peggle_path: str | os.PathLike | None = None):
+                 render_mode: str | None = None, render_width: int | None = None,
+                 peggle_path: str | os.PathLike | None = None, **options: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
-        fields = make_request(levels if levels is not None else level, level_order=level_order,
-                              encoder=encoder, max_objects=max_objects, pixel_width=pixel_width, reward=reward, action=action,
-                              bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
-                              threads=threads, obs_encoding=obs_encoding, num_envs=1,
-                              autoreset="disabled",
-                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates),
-                              aim_noise=aim_noise, bucket_start=bucket_start, cycle_start=cycle_start)
+        fields = make_request(levels if levels is not None else level, options, num_envs=1, autoreset="disabled")
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
         self.client, made = start(peggle_path, fields)
         self._remember_make(fields, peggle_path)
-        self._cycle_warning = SeededCycleWarning(fields)
+        self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty
         #: with procedural levels.
         self.level_names: list[str] = list(made["levels"])
@@ -151,8 +119,11 @@ class PeggleEnv(Replayable, gym.Env):
             # of reset masks, which a single environment does not have.
             raise PeggleError("episode_over", "the episode has ended (terminated or truncated); call reset()") from None
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
-        return (obs, float(reply["rewards"][0]), bool(reply["terminated"][0]), bool(reply["truncated"][0]),
-                decode_info(reply["infos"][0]))
+        terminated, truncated = bool(reply["terminated"][0]), bool(reply["truncated"][0])
+        info = decode_info(reply["infos"][0])
+        if terminated or truncated:
+            info["is_success"] = bool(info["won"])
+        return obs, float(reply["rewards"][0]), terminated, truncated, info
 
     def restore(self, token: Snapshot) -> np.ndarray:
         """Puts the environment back as it was at `snapshot` (the episode, its generator and

@@ -2,7 +2,8 @@
 environments in one `PeggleVectorEnv` (one ``peggle serve`` process, stepping them in parallel on
 its threads), and `make_vec_env`, shaped like ``stable_baselines3.common.env_util.make_vec_env``
 so that switching is a change of import. SB3's own ``make_vec_env`` starts one server per
-environment in a ``DummyVecEnv``; this one does not. Needs the ``sb3`` extra
+environment in a ``DummyVecEnv``; this one does not. `AimPolicy` (PPO, A2C) and `AimDQNPolicy`
+(DQN) rank the shots of the ``aim`` observation (`peggle_gym.policies`). Needs the ``sb3`` extra
 (``pip install -e "python[sb3]"``)."""
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from . import ENV_ID, ENV_ID_V1, V1_KWARGS
+from .policies import AimDQNPolicy, AimPolicy
 from .vector import PeggleVectorEnv
 
-__all__ = ["PeggleSB3VecEnv", "make_vec_env"]
+__all__ = ["PeggleSB3VecEnv", "make_vec_env", "AimPolicy", "AimDQNPolicy"]
 
 # Methods of one environment that `env_method` runs per index (each takes the environment's
 # index in the vector); every other method belongs to the whole vector.

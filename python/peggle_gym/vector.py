@@ -10,7 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns,
-                     decode_obs, decode_rgb, level_option, make_request, procedural_fields, server_seed, space_from)
+                     decode_obs, decode_rgb, level_option, make_request, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 _MODES = {
@@ -29,6 +29,15 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset {value!r} is not one of {', '.join(_MODES.values())} (or an AutoresetMode)")
 
 
+def _add_success(infos: dict, ended: np.ndarray) -> dict:
+    """Adds ``is_success`` (the game was won) to the infos of the environments whose episode
+    ended, as a single `PeggleEnv` puts it in its last step's info (a `SyncVectorEnv` of them
+    batches it so)."""
+    infos["is_success"] = np.asarray(infos["won"], dtype=np.bool_) & ended
+    infos["_is_success"] = ended.copy()
+    return infos
+
+
 class PeggleVectorEnv(Replayable, VectorEnv):
     """``num_envs`` Peggle environments in one server, with Gymnasium 1.x autoreset semantics
     exactly as `gymnasium.vector.SyncVectorEnv` has them:
@@ -44,23 +53,19 @@ class PeggleVectorEnv(Replayable, VectorEnv):
     ``reset(seed=s)`` gives environment i the seed ``s + i``. Procedural levels
     (``num_levels``, ``start_level``, ``distribution_mode``, ``templates``) as for `PeggleEnv`:
     each environment draws its levels with its own seeded generator. Infos are dicts of arrays with
-    ``_key`` masks. Other arguments as for `PeggleEnv`; ``threads`` defaults to the cores this
-    process may use (results are identical for any thread count). ``render()`` returns every
+    ``_key`` masks (``info_layout="rows"``: the server sends one info per environment and they
+    are batched here; the same result, slower). Options (``**options``) as for `PeggleEnv`,
+    passed to the server as given; ``threads`` defaults to the cores this process may use
+    (results are identical for any thread count). ``render()`` returns every
     environment's picture in a tuple, as `gymnasium.vector.SyncVectorEnv` does: text with
     ``render_mode="ansi"``, ``uint8`` arrays of ``(height, width, 3)`` with ``"rgb_array"``
     (``render_width`` pixels wide, as for `PeggleEnv`).
     """
 
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
-                 levels: list | None = None, level_order: str | None = None, num_levels: int | None = None,
-                 start_level: int | None = None, distribution_mode: str | None = None,
-                 templates: list | None = None, aim_noise: float | None = None, bucket_start: str | None = None,
-                 cycle_start: str | None = None, encoder: str = "objects", pixel_width: int | None = None,
-                 max_objects: int = 128, reward: str = "progress", action: str = "continuous",
-                 bins: int = 31, max_shots: int = 100, mode: dict | None = None, trajectory: bool = False,
-                 autoreset: AutoresetMode | str = "next_step", threads: int | None = None,
-                 obs_encoding: str = "f32", render_mode: str | None = None, render_width: int | None = None,
-                 peggle_path: str | os.PathLike | None = None, info_layout: str = "columns"):
+                 levels: list | None = None, autoreset: AutoresetMode | str = "next_step",
+                 render_mode: str | None = None, render_width: int | None = None,
+                 peggle_path: str | os.PathLike | None = None, info_layout: str = "columns", **options: Any):
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode {render_mode!r} is not None, 'ansi' or 'rgb_array'")
         if level is not None and levels is not None:
@@ -68,19 +73,14 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         if info_layout not in ("columns", "rows"):
             raise ValueError(f"info_layout {info_layout!r} is not 'columns' or 'rows'")
         mode_enum = _autoreset_mode(autoreset)
-        if threads is None:
-            threads = max(1, min(int(num_envs), cores()))
-        fields = make_request(levels if levels is not None else level, level_order=level_order,
-                              encoder=encoder, max_objects=max_objects, pixel_width=pixel_width, reward=reward, action=action,
-                              bins=bins, max_shots=max_shots, mode=mode, trajectory=trajectory,
-                              threads=threads, obs_encoding=obs_encoding, num_envs=num_envs,
-                              autoreset=_MODES[mode_enum], info_layout=info_layout,
-                              procedural=procedural_fields(num_levels, start_level, distribution_mode, templates),
-                              aim_noise=aim_noise, bucket_start=bucket_start, cycle_start=cycle_start)
+        if options.get("threads") is None:
+            options["threads"] = max(1, min(int(num_envs), cores()))
+        fields = make_request(levels if levels is not None else level, options, num_envs=num_envs,
+                              autoreset=_MODES[mode_enum], info_layout=info_layout)
         self._columns = info_layout == "columns"
         self.client, made = start(peggle_path, fields)
         self._remember_make(fields, peggle_path)
-        self._cycle_warning = SeededCycleWarning(fields)
+        self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
         self.render_width = checked_width(render_width, "render_width")
@@ -170,8 +170,11 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         truncated = np.asarray(reply["truncated"], dtype=np.bool_)
         final_mask = reply.get("final_mask")
         final_obs = decode_obs(reply, "final_obs", self._obs_shape, self._obs_dtype) if final_mask else None
+        ended = terminated | truncated
         if self._columns:
             infos = decode_info_columns(reply["infos"], self.num_envs)
+            if ended.any() and not final_mask:
+                _add_success(infos, ended)
             if final_mask:
                 # As SyncVectorEnv: the ended episodes' last observations (an object array) and
                 # infos, each with its mask.
@@ -180,17 +183,21 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                 for i in np.flatnonzero(mask):
                     ended[i] = final_obs[i].copy()
                 infos["final_obs"], infos["_final_obs"] = ended, mask
-                infos["final_info"] = decode_info_columns(reply["final_infos"], self.num_envs)
+                infos["final_info"] = _add_success(decode_info_columns(reply["final_infos"], self.num_envs), mask)
                 infos["_final_info"] = mask.copy()
             return obs, rewards, terminated, truncated, infos
         infos: dict[str, Any] = {}
         for i, info in enumerate(reply["infos"]):
             if final_mask and final_mask[i]:
                 # As SyncVectorEnv: the ended episode's last observation and info first...
-                infos = self._add_info(infos, {"final_obs": final_obs[i].copy(),
-                                               "final_info": decode_info(reply["final_infos"][i])}, i)
+                final_info = decode_info(reply["final_infos"][i])
+                final_info["is_success"] = bool(final_info["won"])
+                infos = self._add_info(infos, {"final_obs": final_obs[i].copy(), "final_info": final_info}, i)
             # ...then the info of what the environment now holds.
-            infos = self._add_info(infos, decode_info(info), i)
+            info = decode_info(info)
+            if ended[i] and not final_mask:
+                info["is_success"] = bool(info["won"])
+            infos = self._add_info(infos, info, i)
         return obs, rewards, terminated, truncated, infos
 
     def restore(self, token: Snapshot) -> np.ndarray:

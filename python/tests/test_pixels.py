@@ -56,5 +56,5 @@ def test_bad_widths_are_refused_naming_the_field(make_env, kwargs, message):
 
 
 def test_width_must_be_whole(make_env):
-    with pytest.raises(TypeError, match="pixel_width must be a whole number, not 96.5"):
+    with pytest.raises(PeggleError, match='bad_request: "pixel_width" must be a whole number'):
         make_env(encoder="pixels", pixel_width=96.5)

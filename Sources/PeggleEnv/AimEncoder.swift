@@ -18,14 +18,9 @@ public struct AimEncoder: Sendable, Equatable {
     public static let version = 1
 
     /// One name per feature, in row order.
-    public static let featureNames: [String] = [
-        "first_orange", "first_blue", "first_green", "first_purple", "first_special", "first_block", "first_none",
-        "chain_orange", "chain_pegs", "chain_green_power", "kaboom_orange",
-        "near_orange", "near_pegs", "below_orange", "graze_orange",
-        "lane_reached", "bucket", "aim_abs", "first_orange_late", "bucket_late",
-    ]
+    public static let featureNames: [String] = AimFeature.allCases.map(\.name)
     /// Features per bin.
-    public static let featureCount = featureNames.count
+    public static let featureCount = AimFeature.allCases.count
 
     /// Aim angles scored per decision, evenly spaced over `±maxAim`.
     public let bins: Int
@@ -52,8 +47,15 @@ public struct AimEncoder: Sendable, Equatable {
 
     /// Writes `bins` rows of `featureCount` features for `game` into `out` (row-major).
     public func encode(_ game: GameState, into out: UnsafeMutableBufferPointer<Float>) {
+        var scene = AimScene()
+        encode(game, scene: &scene, into: out)
+    }
+
+    /// The same, tracing in `scene`, whose buffers are kept from call to call (an environment
+    /// keeps one, so an observation allocates nothing once they have grown).
+    public func encode(_ game: GameState, scene: inout AimScene, into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "feature buffer too small")
-        var scene = AimScene(game)
+        scene.load(game)
         for b in 0..<bins {
             let row = UnsafeMutableBufferPointer(rebasing: out[(b * Self.featureCount)..<((b + 1) * Self.featureCount)])
             scene.features(angle: angle(bin: b), maxAim: maxAim, maxContacts: maxContacts, into: row)
@@ -70,7 +72,7 @@ public struct AimEncoder: Sendable, Equatable {
 
 /// The board of one decision in world coordinates, with a uniform grid over the obstacles so a
 /// trace step tests only the few objects near it.
-struct AimScene {
+public struct AimScene: Sendable {
     /// What an obstacle is: a peg index, or -1 for a block.
     struct Item {
         var peg: Int
@@ -86,29 +88,52 @@ struct AimScene {
         var offset: Double, t0: Double, t1: Double
     }
 
-    let rules: Rules
-    let game: GameState
+    var rules = Rules()
+    var game: GameState?
     var items: [Item] = []
     var edges: [Edge] = []
     /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellStart[c + 1]` in `cellItems`.
     var cellStart: [Int32] = []
     var cellItems: [Int32] = []
+    /// The same grid holding only the orange pegs (in the same order), which is all `graze`
+    /// looks at: most cells hold none, so a trace step's graze test is usually one comparison.
+    var orangeStart: [Int32] = []
+    var orangeItems: [Int32] = []
     static let cell = 40.0, cols = 20, rows = 16
     /// Remaining orange pegs: index and centre.
     var orange: [(peg: Int, center: Vec2, radius: Double)] = []
     /// Scratch marks per peg for one trace (distinct pegs contacted, oranges grazed).
-    var touched: [Bool]
-    var grazed: [Bool]
+    var touched: [Bool] = []
+    var grazed: [Bool] = []
     var touchedList: [Int] = []
     var grazedList: [Int] = []
+    /// Green pegs contacted by one trace.
+    var greens: [Int] = []
+    /// Scratch of `load`: each item's grid bounds, and the counting sort's counters.
+    var bounds: [(Vec2, Vec2)] = []
+    var fill: [Int32] = []
 
-    init(_ game: GameState) {
+    /// An empty scene; `load` fills it.
+    public init() {}
+
+    /// The scene of `game`.
+    init(_ game: GameState) { load(game) }
+
+    /// Makes this the scene of `game`, keeping the buffers' capacity.
+    mutating func load(_ game: GameState) {
         self.game = game
         rules = game.rules
-        touched = [Bool](repeating: false, count: game.pegs.count)
-        grazed = touched
+        touched.removeAll(keepingCapacity: true)
+        touched.append(contentsOf: repeatElement(false, count: game.pegs.count))
+        grazed.removeAll(keepingCapacity: true)
+        grazed.append(contentsOf: repeatElement(false, count: game.pegs.count))
+        touchedList.removeAll(keepingCapacity: true)
+        grazedList.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
+        edges.removeAll(keepingCapacity: true)
+        orange.removeAll(keepingCapacity: true)
+        bounds.removeAll(keepingCapacity: true)
         let r = rules.physics.ballRadius
-        var bounds: [(Vec2, Vec2)] = []
         func addPolygon(_ poly: ConvexPolygon, peg: Int, kind: PegKind?) {
             let world = poly.mapped { game.world.worldPoint($0) }
             let first = edges.count
@@ -139,18 +164,20 @@ struct AimScene {
         for block in game.level.blocks { addPolygon(block.polygon, peg: -1, kind: nil) }
         // Counting sort of (cell, item) pairs into the grid.
         let n = Self.cols * Self.rows
-        var counts = [Int32](repeating: 0, count: n + 1)
+        cellStart.removeAll(keepingCapacity: true)
+        cellStart.append(contentsOf: repeatElement(0, count: n + 1))
         func cells(_ b: (Vec2, Vec2)) -> (Int, Int, Int, Int) {
             (Self.col(b.0.x), Self.col(b.1.x), Self.row(b.0.y), Self.row(b.1.y))
         }
         for b in bounds {
             let (c0, c1, r0, r1) = cells(b)
-            for y in r0...r1 { for x in c0...c1 { counts[y * Self.cols + x + 1] += 1 } }
+            for y in r0...r1 { for x in c0...c1 { cellStart[y * Self.cols + x + 1] += 1 } }
         }
-        for c in 0..<n { counts[c + 1] += counts[c] }
-        cellStart = counts
-        cellItems = [Int32](repeating: 0, count: Int(counts[n]))
-        var fill = counts
+        for c in 0..<n { cellStart[c + 1] += cellStart[c] }
+        cellItems.removeAll(keepingCapacity: true)
+        cellItems.append(contentsOf: repeatElement(0, count: Int(cellStart[n])))
+        fill.removeAll(keepingCapacity: true)
+        fill.append(contentsOf: cellStart)
         for (k, b) in bounds.enumerated() {
             let (c0, c1, r0, r1) = cells(b)
             for y in r0...r1 {
@@ -161,6 +188,15 @@ struct AimScene {
                 }
             }
         }
+        orangeStart.removeAll(keepingCapacity: true)
+        orangeItems.removeAll(keepingCapacity: true)
+        for c in 0..<n {
+            orangeStart.append(Int32(orangeItems.count))
+            for k in Int(cellStart[c])..<Int(cellStart[c + 1]) where items[Int(cellItems[k])].kind == .orange {
+                orangeItems.append(cellItems[k])
+            }
+        }
+        orangeStart.append(Int32(orangeItems.count))
     }
 
     static func col(_ x: Double) -> Int { min(max(Int((x / cell).rounded(.down)), 0), cols - 1) }
@@ -174,42 +210,52 @@ struct AimScene {
         let q = p + dq
         let c0 = Self.col(min(p.x, q.x)), c1 = Self.col(max(p.x, q.x))
         let r0 = Self.row(min(p.y, q.y)), r1 = Self.row(max(p.y, q.y))
-        var best: (s: Double, item: Int, normal: Vec2)? = nil
+        // The best contact so far; a fraction below 2 replaces "none" (every hit's is below 1).
+        var bestS = 2.0, bestItem = -1, bestNormal = Vec2(0, 0)
         let rb = rules.physics.ballRadius
-        for y in r0...r1 {
-            for x in c0...c1 {
-                let c = y * Self.cols + x
-                for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
-                    let i = Int(cellItems[k])
-                    let item = items[i]
-                    if item.isCircle {
-                        if let s = Sweep.circle(from: p, by: dq, center: item.center, radius: item.radius), s < (best?.s ?? 2) {
-                            best = (s, i, (p + dq * s - item.center).normalized)
-                        }
-                        continue
-                    }
-                    for e in item.firstEdge..<(item.firstEdge + item.edgeCount) {
-                        let edge = edges[e]
-                        if let s = Sweep.edge(from: p, by: dq, normal: edge.normal, offset: edge.offset, ballRadius: rb,
-                                              along: edge.u, t0: edge.t0, t1: edge.t1), s < (best?.s ?? 2) {
-                            best = (s, i, edge.normal)
-                        }
-                        if let s = Sweep.circle(from: p, by: dq, center: edge.a, radius: rb), s < (best?.s ?? 2) {
-                            best = (s, i, (p + dq * s - edge.a).normalized)
+        // Raw buffers: this is the trace's innermost loop (bounds checks cost a third of it).
+        items.withUnsafeBufferPointer { items in
+            edges.withUnsafeBufferPointer { edges in
+                cellStart.withUnsafeBufferPointer { cellStart in
+                    cellItems.withUnsafeBufferPointer { cellItems in
+                        for y in r0...r1 {
+                            for x in c0...c1 {
+                                let c = y * Self.cols + x
+                                for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
+                                    let i = Int(cellItems[k])
+                                    let item = items[i]
+                                    if item.isCircle {
+                                        if let s = Sweep.circle(from: p, by: dq, center: item.center, radius: item.radius), s < bestS {
+                                            (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - item.center).normalized)
+                                        }
+                                        continue
+                                    }
+                                    for e in item.firstEdge..<(item.firstEdge + item.edgeCount) {
+                                        let edge = edges[e]
+                                        if let s = Sweep.edge(from: p, by: dq, normal: edge.normal, offset: edge.offset, ballRadius: rb,
+                                                              along: edge.u, t0: edge.t0, t1: edge.t1), s < bestS {
+                                            (bestS, bestItem, bestNormal) = (s, i, edge.normal)
+                                        }
+                                        if let s = Sweep.circle(from: p, by: dq, center: edge.a, radius: rb), s < bestS {
+                                            (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - edge.a).normalized)
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return best
+        return bestItem >= 0 ? (bestS, bestItem, bestNormal) : nil
     }
 
     /// Marks orange pegs whose surface passes within 15 units of the ball's surface at `p`.
     mutating func graze(_ p: Vec2) {
         let c = Self.row(p.y) * Self.cols + Self.col(p.x)
-        for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
-            let item = items[Int(cellItems[k])]
-            guard item.kind == .orange, item.peg >= 0, !grazed[item.peg] else { continue }
+        for k in Int(orangeStart[c])..<Int(orangeStart[c + 1]) {
+            let item = items[Int(orangeItems[k])]
+            guard item.peg >= 0, !grazed[item.peg] else { continue }
             let reach = (item.isCircle ? item.radius : rules.physics.ballRadius + 12) + 15
             if (p - item.center).lengthSquared <= reach * reach {
                 grazed[item.peg] = true
@@ -221,6 +267,7 @@ struct AimScene {
     /// Traces a shot at `angle` and writes its features into `row`.
     mutating func features(angle: Double, maxAim: Double, maxContacts: Int, into row: UnsafeMutableBufferPointer<Float>) {
         for k in row.indices { row[k] = 0 }
+        let game = self.game!
         for i in touchedList { touched[i] = false }
         for i in grazedList { grazed[i] = false }
         touchedList.removeAll(keepingCapacity: true)
@@ -234,7 +281,7 @@ struct AimScene {
         var first: (item: Int, point: Vec2)? = nil
         var contacts = 0
         var laneTime: Double? = nil, laneX = 0.0
-        var greens: [Int] = []
+        greens.removeAll(keepingCapacity: true)
         let laneY = rules.laneTop
         // Flight time cap: a shot that has not reached the lane by then is trapped bouncing.
         while t < 4 && contacts < maxContacts {
@@ -283,22 +330,22 @@ struct AimScene {
         if let f = first {
             let item = items[f.item]
             switch item.kind {
-            case .orange?: row[0] = 1
-            case .blue?: row[1] = 1
-            case .green?: row[2] = 1
-            case .purple?: row[3] = 1
-            case .zombie?, .confusement?: row[4] = 1
-            case nil: row[5] = 1
+            case .orange?: row[.firstOrange] = 1
+            case .blue?: row[.firstBlue] = 1
+            case .green?: row[.firstGreen] = 1
+            case .purple?: row[.firstPurple] = 1
+            case .zombie?, .confusement?: row[.firstSpecial] = 1
+            case nil: row[.firstBlock] = 1
             }
         } else {
-            row[6] = 1
+            row[.firstNone] = 1
         }
         // The traced chain.
         var chainOrange = 0
         for peg in touchedList where game.pegs[peg].kind == .orange { chainOrange += 1 }
-        row[7] = Float(min(Double(chainOrange) / 2, 1))
-        row[8] = Float(min(Double(touchedList.count) / 4, 1))
-        if !greens.isEmpty && game.level.power != .none { row[9] = 1 }
+        row[.chainOrange] = Float(min(Double(chainOrange) / 2, 1))
+        row[.chainPegs] = Float(min(Double(touchedList.count) / 4, 1))
+        if !greens.isEmpty && game.level.power != .none { row[.chainGreenPower] = 1 }
         if game.level.power == .kaboom && !greens.isEmpty {
             var n = 0
             for o in orange where !touched[o.peg] {
@@ -307,7 +354,7 @@ struct AimScene {
                     break
                 }
             }
-            row[10] = Float(min(Double(n) / 3, 1))
+            row[.kaboomOrange] = Float(min(Double(n) / 3, 1))
         }
         // Oranges around and below the first contact, and along the path.
         if let f = first {
@@ -320,16 +367,16 @@ struct AimScene {
             for item in items where item.peg >= 0 && !touched[item.peg] {
                 if (item.center - f.point).length - item.radius <= 60 { nearPegs += 1 }
             }
-            row[11] = Float(min(Double(near) / 3, 1))
-            row[12] = Float(min(Double(nearPegs) / 6, 1))
-            row[13] = Float(min(Double(below) / 6, 1))
+            row[.nearOrange] = Float(min(Double(near) / 3, 1))
+            row[.nearPegs] = Float(min(Double(nearPegs) / 6, 1))
+            row[.belowOrange] = Float(min(Double(below) / 6, 1))
         }
         var grazedOrange = 0
         for peg in grazedList where !touched[peg] { grazedOrange += 1 }
-        row[14] = Float(min(Double(grazedOrange) / 4, 1))
+        row[.grazeOrange] = Float(min(Double(grazedOrange) / 4, 1))
         // The bucket: where it will be when the traced ball reaches the lane.
         if let tl = laneTime {
-            row[15] = 1
+            row[.laneReached] = 1
             if var bucket = game.world.bucket {
                 var left = tl
                 while left > 0 {
@@ -341,17 +388,39 @@ struct AimScene {
                 }
                 let dx = (laneX - bucket.x) / 50
                 // A Cauchy bump rather than exp: no libm, so the same bits on every machine.
-                row[16] = Float(1 / (1 + dx * dx))
+                row[.bucket] = Float(1 / (1 + dx * dx))
             }
         }
-        row[17] = Float(min(abs(angle) / maxAim, 1))
+        row[.aimAbs] = Float(min(abs(angle) / maxAim, 1))
         // Interactions with the game's progress: a linear score cannot form them itself.
         let late: Double
         switch game.level.mode {
         case .classic: late = 1 - min(Double(game.ballsLeft) / 10, 1)
         default: late = 0
         }
-        row[18] = row[0] * Float(late)
-        row[19] = row[16] * (late >= 0.8 ? 1 : 0)
+        row[.firstOrangeLate] = row[.firstOrange] * Float(late)
+        row[.bucketLate] = row[.bucket] * (late >= 0.8 ? 1 : 0)
+    }
+}
+
+/// The aim encoder's features, in row order (version 1; the names are the weights file's). What
+/// each measures is in docs/agents.md.
+public enum AimFeature: Int, CaseIterable, Sendable {
+    case firstOrange, firstBlue, firstGreen, firstPurple, firstSpecial, firstBlock, firstNone
+    case chainOrange, chainPegs, chainGreenPower, kaboomOrange
+    case nearOrange, nearPegs, belowOrange, grazeOrange
+    case laneReached, bucket, aimAbs, firstOrangeLate, bucketLate
+
+    /// The feature's name in weights files ("first_orange").
+    public var name: String {
+        String(String(describing: self).flatMap { $0.isUppercase ? ["_", Character($0.lowercased())] : [$0] })
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element == Float {
+    /// A row's feature.
+    subscript(feature: AimFeature) -> Float {
+        get { self[feature.rawValue] }
+        nonmutating set { self[feature.rawValue] = newValue }
     }
 }

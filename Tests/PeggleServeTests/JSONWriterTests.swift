@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleEnv
+@testable import PeggleServe
 import Testing
 
 /// The reply writer appends integers digit by digit and plain strings byte for byte; what it

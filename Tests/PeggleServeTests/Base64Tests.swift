@@ -1,5 +1,5 @@
 import Foundation
-import PeggleEnv
+import PeggleServe
 import Testing
 
 /// The protocol's base64 must be standard base64: Python's `base64.b64decode` and Foundation read

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleEnv
 import PeggleGame
 
 // The b64f32 and f32 encodings send floats' in-memory bytes as little-endian float32.
@@ -115,10 +116,10 @@ public final class ServeSession {
     public static func estimatedBytes(_ config: EnvConfig, count: Int) -> Int {
         let state = 16_384 + 256 * config.largestLevel
         // The pixels encoder's rasteriser keeps a picture (3 bytes a pixel) and a coverage mask (4).
-        let raster = config.encoder.kind == .pixels ? 7 * config.encoder.pixelWidth * config.encoder.pixelHeight : 0
-        let perEnv = 2 * config.encoder.size * 4 + state + raster + (config.recordTrajectory ? 65_536 : 0)
-        var kept = config.levels.count
-        if let p = config.procedural, p.numLevels > 0, p.numLevels <= GeneratedGames.limit { kept = p.numLevels }
+        let encoder = config.observationEncoder
+        let raster = encoder.kind == .pixels ? 7 * encoder.pixelWidth * encoder.pixelHeight : 0
+        let perEnv = 2 * encoder.size * 4 + state + raster + (config.recordTrajectory ? 65_536 : 0)
+        let kept = config.keptLevels
         return count * perEnv + kept * state
     }
 
@@ -156,7 +157,7 @@ public final class ServeSession {
         do {
             request = try Request.decode(line)
         } catch {
-            out = errorReply(error.id, error.failure.code, error.failure.message)
+            out = errorReply(error.id, error.failure)
             return
         }
         do {
@@ -175,29 +176,27 @@ public final class ServeSession {
             case let .restore(k): try restore(k, &w)
             case let .dropSnapshot(k): try dropSnapshot(k)
             case .close: closed = true
+            case .spec: Self.writeSpec(&w)
             }
             if !frame.isEmpty { w.field("frame_bytes", frame.reduce(0) { $0 + $1.count * 4 }) }
             w.endObject()
         } catch {
             // An error reply is a plain line: no frame follows it.
             frame.removeAll()
-            switch error {
-            case let f as Failure: out = errorReply(request.id, f.code, f.message)
-            case let e as EnvError: out = errorReply(request.id, e.code, e.message)
-            default: out = errorReply(request.id, "internal", "\(error)")
-            }
+            let e = error as? EnvError ?? EnvError(.internal, "\(error)")
+            out = errorReply(request.id, e)
         }
     }
 
     func made() throws -> VectorEnv {
-        guard let vec else { throw Failure("not_made", "send make first") }
+        guard let vec else { throw EnvError(.notMade, "send make first") }
         return vec
     }
 
     /// Checks an environment was made. Commands that change it mutate `vec` in place, never a
     /// copy: a copy would share every buffer and force copy-on-write of all of them.
     func requireMade() throws {
-        guard vec != nil else { throw Failure("not_made", "send make first") }
+        guard vec != nil else { throw EnvError(.notMade, "send make first") }
     }
 
     // MARK: make, spaces
@@ -208,53 +207,41 @@ public final class ServeSession {
             do {
                 levels.append(try loadLevel(p))
             } catch {
-                throw Failure("level_error", "\(error)")
+                throw EnvError(.levelError, "\(error)")
             }
         }
         if let mode = r.mode {
             for k in levels.indices { levels[k].mode = mode }
             for (k, l) in levels.enumerated() {
                 if let issue = l.validate().first {
-                    throw Failure("level_error", "\(r.paths[k]) with the given mode: \(issue)")
+                    throw EnvError(.levelError, "\(r.paths[k]) with the given mode: \(issue)")
                 }
             }
         }
-        var config = EnvConfig(levels: levels)
-        if var p = r.procedural {
-            p.mode = r.mode
-            config = EnvConfig(procedural: p)
-        }
-        config.order = r.order
-        config.cycleStart = r.cycleStart
-        config.encoder = ObservationEncoder(kind: r.encoder, maxObjects: r.maxObjects, pixelWidth: r.pixelWidth,
-                                            rules: config.rules)
+        var config = r.config
+        config.levels = config.procedural == nil ? levels : []
         config.rasterizer = rasterizer
-        config.reward = r.reward
-        config.action = r.action
-        config.maxShots = r.maxShots
-        config.recordTrajectory = r.trajectory
-        config.aimNoise = r.aimNoise
-        config.bucketStart = r.bucketStart
+        let count = r.vector.count
         // Checked before anything is built: the refused request must not allocate what it asks for.
-        let bytes = Self.estimatedBytes(config, count: r.count)
+        let bytes = Self.estimatedBytes(config, count: count)
         guard bytes <= memoryBudget else {
-            throw Failure("memory_budget", "make: \(r.count) environments of \(config.encoder.size) observation floats "
+            throw EnvError(.memoryBudget, "make: \(count) environments of \(config.observationEncoder.size) observation floats "
                 + "would hold about \(Self.megabytes(bytes)); this server's budget is \(Self.megabytes(memoryBudget)) "
                 + "(fewer num_envs or max_objects, or start it with a larger --memory-budget)")
         }
-        vec = try VectorEnv(config: config, count: r.count, autoreset: r.autoreset, threads: r.threads, seed: r.seed)
+        vec = try VectorEnv(config: config, vector: r.vector)
         envBytes = bytes
         encoding = r.encoding
         infoLayout = r.infoLayout
         levelNames = levels.map(\.name)
         procedural = config.procedural
         snapshots = [:]
-        w.field("num_envs", r.count)
-        w.field("autoreset", r.autoreset.rawValue)
+        w.field("num_envs", count)
+        w.field("autoreset", r.vector.autoreset.rawValue)
         w.field("obs_encoding", r.encoding.rawValue)
         w.field("info_layout", r.infoLayout.rawValue)
-        w.field("aim_noise", r.aimNoise)
-        w.field("bucket_start", r.bucketStart.rawValue)
+        w.field("aim_noise", config.aimNoise)
+        w.field("bucket_start", config.bucketStart.rawValue)
         w.key("levels")
         w.beginArray()
         for n in levelNames { w.string(n) }
@@ -290,11 +277,11 @@ public final class ServeSession {
         switch r.level {
         case let .name(name)?:
             if procedural != nil {
-                throw Failure.badRequest("reset: \"options.level\" is a name, but procedural levels are chosen by index "
+                throw EnvError.badRequest("reset: \"options.level\" is a name, but procedural levels are chosen by index "
                     + "(the level seed minus start_level)")
             }
             guard let k = levelNames.firstIndex(of: name) else {
-                throw Failure.badRequest("reset: no level named \(MessageText.quoted(name))")
+                throw EnvError.badRequest("reset: no level named \(MessageText.quoted(name))")
             }
             level = k
         case let .index(k)?: level = k
@@ -326,26 +313,26 @@ public final class ServeSession {
 
     func render(_ r: RenderRequest, _ w: inout JSONWriter) throws {
         let v = try made()
-        guard r.env < v.count else { throw Failure.badRequest("render: env \(r.env) is outside 0..<\(v.count)") }
+        guard r.env < v.count else { throw EnvError.badRequest("render: env \(r.env) is outside 0..<\(v.count)") }
         let env = v.envs[r.env]
-        guard let game = env.game else { throw Failure("not_reset", "render: call reset first") }
+        guard let game = env.game else { throw EnvError(.notReset, "render: call reset first") }
         switch r.format {
-        case "svg":
+        case .svg:
             w.field("svg", renderSVG(game, env.lastShot.map { [$0] } ?? []))
-        case "ansi":
+        case .ansi:
             w.field("text", TextRenderer.render(game))
-        default:
+        case .rgb:
             guard let renderRGB else {
-                throw Failure.badRequest("render: format rgb needs a rasteriser, and this server has none")
+                throw EnvError.badRequest("render: format rgb needs a rasteriser, and this server has none")
             }
             let size: (width: Int, height: Int)
             do {
                 size = try renderRGB(game, env.lastShot.map { [$0] } ?? [], r.width, &pixels)
             } catch {
-                throw Failure.badRequest("render: \(error)")
+                throw EnvError.badRequest("render: \(error)")
             }
             guard size.width > 0, size.height > 0, pixels.count == size.width * size.height * 3 else {
-                throw Failure("internal", "render: the rasteriser gave \(pixels.count) bytes for \(size.width) x \(size.height) pixels")
+                throw EnvError(.internal, "render: the rasteriser gave \(pixels.count) bytes for \(size.width) x \(size.height) pixels")
             }
             w.field("width", size.width)
             w.field("height", size.height)
@@ -357,12 +344,12 @@ public final class ServeSession {
     func snapshot(_ w: inout JSONWriter) throws {
         let v = try made()
         guard snapshots.count < Self.maxSnapshots else {
-            throw Failure.badRequest("snapshot: \(Self.maxSnapshots) snapshots are kept already; drop some with drop_snapshot")
+            throw EnvError.badRequest("snapshot: \(Self.maxSnapshots) snapshots are kept already; drop some with drop_snapshot")
         }
         // A snapshot shares memory with the environments until they diverge; counted as if they had.
         let held = envBytes * (snapshots.count + 2)
         guard held <= memoryBudget else {
-            throw Failure("memory_budget", "snapshot: another copy of \(v.count) environments (about "
+            throw EnvError(.memoryBudget, "snapshot: another copy of \(v.count) environments (about "
                 + "\(Self.megabytes(envBytes))) would bring this session to about \(Self.megabytes(held)), past its "
                 + "budget of \(Self.megabytes(memoryBudget)); drop snapshots with drop_snapshot")
         }
@@ -374,13 +361,13 @@ public final class ServeSession {
 
     func restore(_ k: Int, _ w: inout JSONWriter) throws {
         try requireMade()
-        guard let s = snapshots[k] else { throw Failure("no_snapshot", "restore: no snapshot \(k)") }
+        guard let s = snapshots[k] else { throw EnvError(.noSnapshot, "restore: no snapshot \(k)") }
         vec = s
         writeObservations(&w, "obs", s.observations, rows: s.count, size: s.observationSize)
     }
 
     func dropSnapshot(_ k: Int) throws {
         try requireMade()
-        guard snapshots.removeValue(forKey: k) != nil else { throw Failure("no_snapshot", "drop_snapshot: no snapshot \(k)") }
+        guard snapshots.removeValue(forKey: k) != nil else { throw EnvError(.noSnapshot, "drop_snapshot: no snapshot \(k)") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PeggleEnv
+import PeggleServe
 import PeggleGame
 import Testing
 import PeggleTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import PeggleEnv
+import PeggleServe
 import PeggleGame
 import Testing
 
@@ -47,7 +48,7 @@ struct ServeRequestTests {
         (#""aim_noise": 1.5"#, #""aim_noise" is 1.5; it must be in 0...1"#),
         (#""aim_noise": "0.02""#, #""aim_noise" must be a number"#),
         (#""bucket_start": "left""#, #""bucket_start" is "left"; expected one of: centre, random"#),
-        (#""encoder": "picture""#, #""encoder" is "picture"; expected one of: objects, grid, pixels"#),
+        (#""encoder": "picture""#, #""encoder" is "picture"; expected one of: objects, grid, pixels, aim"#),
         (#""pixel_width": 96"#, #"make: "pixel_width" applies to the pixels encoder only ("encoder" is "objects")"#),
         (#""encoder": "pixels", "pixel_width": 47"#, #""pixel_width" is 47; it must be in 48...800"#),
         (#""encoder": "pixels", "pixel_width": 801"#, #""pixel_width" is 801; it must be in 48...800"#),
@@ -192,7 +193,7 @@ struct ServeRequestTests {
     @Test("snapshots count against the budget as full copies; dropping one makes room")
     func snapshotsWithinTheBudget() throws {
         var config = EnvConfig(levels: [try bundled("first-steps"), try bundled("upside-down")])
-        config.encoder = ObservationEncoder(maxObjects: 40)
+        config.maxObjects = 40
         config.maxShots = 4
         let perCopy = ServeSession.estimatedBytes(config, count: 3)
         // First Steps has 39 objects, Upside Down 32: the larger sizes each game state.

@@ -1,0 +1,74 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+import Testing
+
+/// The `aim` observation: one row per aim bin, the linear agent's features (the same encoder,
+/// bit for bit), and with the discrete action, action b fires at row b's angle.
+@Suite struct AimObservationTests {
+    func aimConfig(_ levels: [Level], bins: Int = 61, action: ActionKind = .discrete) -> EnvConfig {
+        var c = EnvConfig(levels: levels)
+        c.encoder = .aim
+        c.bins = bins
+        c.action = action
+        return c
+    }
+
+    @Test func spacesAreTheRowsAndTheirBins() throws {
+        let env = try PeggleEnv(config: aimConfig([try bundled("first-steps")], bins: 21))
+        #expect(env.observationSpace == .box(low: 0, high: 1, shape: [21, AimEncoder.featureCount]))
+        #expect(env.actionSpace == .discrete(n: 21))
+        #expect(env.observationSize == 21 * 20)
+        // The continuous action keeps its own space beside the rows.
+        let continuous = try PeggleEnv(config: aimConfig([try bundled("first-steps")], bins: 21, action: .continuous))
+        #expect(continuous.actionSpace == .box(low: -1, high: 1, shape: [1]))
+    }
+
+    @Test(arguments: ["first-steps", "fortress", "green-light", "spiral"])
+    func rowsAreTheLinearAgentsFeaturesBitForBit(_ name: String) throws {
+        var env = try PeggleEnv(config: aimConfig([try bundled(name)]))
+        var (obs, _) = try env.reset(seed: 3)
+        let encoder = AimEncoder()  // the linear agent's: 61 bins
+        for action in [30.0, 12.0, 47.0] {
+            let expected = encoder.encode(env.game!)
+            #expect(obs.map(\.bitPattern) == expected.map(\.bitPattern))
+            let out = try env.step(action)
+            obs = out.observation
+            if out.terminated || out.truncated { break }
+        }
+    }
+
+    @Test func actionBFiresAtRowBsAngle() throws {
+        var env = try PeggleEnv(config: aimConfig([try bundled("first-steps")], bins: 31))
+        let encoder = AimEncoder(bins: 31)
+        for b in [0, 7, 15, 30] {
+            _ = try env.reset(seed: 1)
+            let info = try env.step(Double(b)).info
+            #expect(info.shot?.angle == encoder.angle(bin: b))
+            #expect(info.shot?.firedAngle == encoder.angle(bin: b))  // no aim noise
+        }
+        // Without the aim encoder a discrete bin spans the cannon's whole range, as before.
+        var plain = try PeggleEnv(config: config([try bundled("first-steps")], action: .discrete(bins: 31)))
+        _ = try plain.reset(seed: 1)
+        #expect(try plain.step(30).info.shot?.angle == 1.5)
+    }
+
+    @Test func valuesStayInTheUnitRangeAndEpisodesRepeat() throws {
+        var c = aimConfig([], bins: 31)
+        c.levels = []
+        c.procedural = ProceduralLevels(numLevels: 20, startLevel: 0, distribution: .easy)
+        c.aimNoise = 0.02
+        func run() throws -> [UInt32] {
+            var v = try VectorEnv(config: c, count: 3, threads: 2, seed: 5)
+            try v.reset(seed: 5)
+            var bits: [UInt32] = []
+            for k in 0..<6 {
+                #expect(v.observations.allSatisfy { $0 >= 0 && $0 <= 1 })
+                bits += v.observations.map(\.bitPattern)
+                try v.step([Double(k * 5 % 31), 15, Double(30 - k)])
+            }
+            return bits
+        }
+        #expect(try run() == run())
+    }
+}

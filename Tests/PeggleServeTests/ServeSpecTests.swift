@@ -1,0 +1,96 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+import PeggleServe
+import Testing
+import PeggleTestSupport
+
+/// `spec`: the server says what `make` takes, from the same table its decoder reads, with the
+/// defaults `EnvConfig` declares; docs/protocol.md lists the same fields.
+@Suite("Serve spec")
+struct ServeSpecTests {
+    static func spec() throws -> [String: Any] {
+        try ServeProtocolTests.reply(ServeProtocolTests.session(), #"{"id": 1, "cmd": "spec"}"#)
+    }
+
+    static func options() throws -> [String: [String: Any]] {
+        let list = try #require(try spec()["make"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as! String, $0) })
+    }
+
+    @Test func listsCommandsErrorCodesAndEveryMakeField() throws {
+        let s = try Self.spec()
+        #expect(s["ok"] as? Bool == true && s["id"] as? Int == 1)
+        #expect(s["protocol"] as? Int == ServeSession.protocolVersion)
+        #expect(s["commands"] as? [String] == CommandName.allCases.map(\.rawValue))
+        #expect(s["error_codes"] as? [String] == ErrorCode.allCases.map(\.rawValue))
+        #expect(s["render_formats"] as? [String] == ["svg", "ansi", "rgb"])
+        let names = try #require(s["make"] as? [[String: Any]]).map { $0["name"] as! String }
+        #expect(names == ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
+                          "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode",
+                          "info_layout", "num_levels", "start_level", "distribution_mode", "templates", "aim_noise",
+                          "bucket_start", "cycle_start", "pixel_width"])
+    }
+
+    /// The defaults reported are EnvConfig's and VectorConfig's (the only place they are written).
+    @Test func defaultsAreTheConfigsOwn() throws {
+        let o = try Self.options()
+        let config = EnvConfig(levels: []), vector = VectorConfig(), procedural = ProceduralLevels()
+        #expect(o["max_shots"]?["default"] as? Int == config.maxShots)
+        #expect(o["max_objects"]?["default"] as? Int == config.maxObjects)
+        #expect(o["bins"]?["default"] as? Int == config.bins)
+        #expect(o["pixel_width"]?["default"] as? Int == config.pixelWidth)
+        #expect(o["aim_noise"]?["default"] as? Double == config.aimNoise)
+        #expect(o["trajectory"]?["default"] as? Bool == config.recordTrajectory)
+        #expect(o["encoder"]?["default"] as? String == config.encoder.rawValue)
+        #expect(o["reward"]?["default"] as? String == config.reward.rawValue)
+        #expect(o["action"]?["default"] as? String == config.action.rawValue)
+        #expect(o["bucket_start"]?["default"] as? String == config.bucketStart.rawValue)
+        #expect(o["cycle_start"]?["default"] as? String == config.cycleStart.rawValue)
+        #expect(o["level_order"]?["default"] as? String == config.order.rawValue)
+        #expect(o["num_envs"]?["default"] as? Int == vector.count)
+        #expect(o["threads"]?["default"] as? Int == vector.threads)
+        #expect(o["seed"]?["default"] as? Int == Int(vector.seed))
+        #expect(o["autoreset"]?["default"] as? String == vector.autoreset.rawValue)
+        #expect(o["distribution_mode"]?["default"] as? String == procedural.distribution.rawValue)
+        #expect(o["templates"]?["default"] as? [String] == procedural.templates.map(\.rawValue))
+        #expect(o["levels"]?["default"] is NSNull)
+        // Types, ranges and choices as the decoder checks them.
+        #expect(o["max_shots"]?["type"] as? String == "int")
+        #expect(o["max_shots"]?["min"] as? Int == 1 && o["max_shots"]?["max"] as? Int == 1_000_000)
+        #expect(o["aim_noise"]?["type"] as? String == "number" && o["aim_noise"]?["max"] as? Double == 1)
+        #expect(o["encoder"]?["choices"] as? [String] == ["objects", "grid", "pixels", "aim"])
+        #expect(o["trajectory"]?["type"] as? String == "bool")
+        let modes = try #require(o["mode"]?["modes"] as? [String: [String: Any]])
+        #expect(modes["dodge"]?["shots"] as? Int == 5)
+        #expect(modes["classic"]?["balls"] as? Int == 10)
+        #expect(modes["beat_the_score"]?["target_score"] as? Int == 50_000)
+        #expect(o.values.allSatisfy { ($0["help"] as? String)?.isEmpty == false })
+    }
+
+    /// docs/protocol.md's make table has one row per field the server takes, and its defaults
+    /// are the server's (a doc that disagrees with the code is a bug).
+    @Test func theProtocolDocListsTheSameFields() throws {
+        let doc = String(decoding: try Repository.data("docs/protocol.md"), as: UTF8.self)
+        let table = try #require(doc.components(separatedBy: "### `make`").dropFirst().first?
+            .components(separatedBy: "\n\n").first { $0.contains("| field | default | meaning |") })
+        var documented: [String: String] = [:]
+        for line in table.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            documented[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
+        }
+        let o = try Self.options()
+        #expect(Set(documented.keys) == Set(o.keys))
+        for (name, option) in o {
+            let shown: String
+            switch option["type"] as? String {
+            case "choice": shown = "`\(option["default"] as! String)`"
+            case "bool": shown = option["default"] as! Bool ? "true" : "false"
+            case "int": shown = "\(option["default"] as! Int)"
+            case "number": shown = LevelCodec.number(option["default"] as! Double)
+            default: continue  // no single default (levels, mode, templates): described in words
+            }
+            #expect(documented[name] == shown, "docs/protocol.md's default of \(name)")
+        }
+    }
+}
