@@ -51,14 +51,27 @@ public struct AimEncoder: Sendable, Equatable {
         encode(game, scene: &scene, into: out)
     }
 
-    /// The same, tracing in `scene`, whose buffers are kept from call to call (an environment
-    /// keeps one, so an observation allocates nothing once they have grown).
-    public func encode(_ game: GameState, scene: inout AimScene, into out: UnsafeMutableBufferPointer<Float>) {
+    /// The same, in `scene`, whose buffers are kept from call to call. With `keepTraces`, a
+    /// bin's trace from an earlier call is used again while it still holds (`AimScene.Trace`):
+    /// the caller promises that every call since the scene's last `forgetTraces()` was on one
+    /// game, played on (an environment's episode). The rows are the same bits either way.
+    public func encode(_ game: GameState, scene: inout AimScene, keepTraces: Bool = false,
+                       into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "feature buffer too small")
         scene.load(game)
+        if scene.traces.count != bins { scene.traces = Array(repeating: AimScene.Trace(), count: bins) }
+        if !keepTraces || scene.tracedAngle != game.boardAngle { scene.forgetTraces() }
+        scene.tracedAngle = game.boardAngle
+        var trace = AimScene.Trace()
         for b in 0..<bins {
+            // Moved out and back (not copied), so its buffers are reused.
+            swap(&trace, &scene.traces[b])
+            if !trace.valid || trace.touched.contains(where: { game.pegs[Int($0)].isRemoved }) {
+                scene.trace(angle: angle(bin: b), maxContacts: maxContacts, into: &trace)
+            }
             let row = UnsafeMutableBufferPointer(rebasing: out[(b * Self.featureCount)..<((b + 1) * Self.featureCount)])
-            scene.features(angle: angle(bin: b), maxAim: maxAim, maxContacts: maxContacts, into: row)
+            scene.describe(trace, angle: angle(bin: b), maxAim: maxAim, into: row)
+            swap(&trace, &scene.traces[b])
         }
     }
 
@@ -109,12 +122,21 @@ public struct AimScene: Sendable {
     var grazedList: [Int] = []
     /// Green pegs contacted by one trace.
     var greens: [Int] = []
+    /// Each bin's trace, kept between calls of one game (`AimEncoder.encode`'s `keepTraces`),
+    /// and the board's turn they were traced on.
+    var traces: [Trace] = []
+    var tracedAngle = 0.0
     /// Scratch of `load`: each item's grid bounds, and the counting sort's counters.
     var bounds: [(Vec2, Vec2)] = []
     var fill: [Int32] = []
 
     /// An empty scene; `load` fills it.
     public init() {}
+
+    /// Drops the kept traces (a new game starts).
+    public mutating func forgetTraces() {
+        for b in traces.indices { traces[b].valid = false }
+    }
 
     /// The scene of `game`.
     init(_ game: GameState) { load(game) }
@@ -264,10 +286,33 @@ public struct AimScene: Sendable {
         }
     }
 
-    /// Traces a shot at `angle` and writes its features into `row`.
-    mutating func features(angle: Double, maxAim: Double, maxContacts: Int, into row: UnsafeMutableBufferPointer<Float>) {
-        for k in row.indices { row[k] = 0 }
-        let game = self.game!
+    /// What one bin's trace found: all its features need of the path. Between observations of
+    /// one game it stays true while the board's geometry is the same (no flip) and no peg it
+    /// touched has been removed: a removed peg that was never the nearest contact of a sweep
+    /// cannot change the path, and oranges are only ever removed, never made (`AimEncoder.encode`
+    /// with a kept scene).
+    struct Trace: Sendable {
+        var valid = false
+        /// The first contact's peg, -1 for a block, nil for none.
+        var firstPeg: Int?
+        var firstPoint = Vec2(0, 0)
+        /// Pegs contacted, in order, each once (at most `maxContacts`).
+        var touched: [Int32] = []
+        /// Orange pegs the path passed within reach of, touched or not, each once.
+        var grazed: [Int32] = []
+        /// Game time at which the ball reached the lane, and where.
+        var laneTime: Double?
+        var laneX = 0.0
+    }
+
+    /// Traces a shot at `angle` into `trace`.
+    mutating func trace(angle: Double, maxContacts: Int, into trace: inout Trace) {
+        trace.valid = true
+        trace.firstPeg = nil
+        trace.touched.removeAll(keepingCapacity: true)
+        trace.grazed.removeAll(keepingCapacity: true)
+        trace.laneTime = nil
+        trace.laneX = 0
         for i in touchedList { touched[i] = false }
         for i in grazedList { grazed[i] = false }
         touchedList.removeAll(keepingCapacity: true)
@@ -278,10 +323,7 @@ public struct AimScene: Sendable {
         var p = rules.cannon
         var v = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
         var t = 0.0
-        var first: (item: Int, point: Vec2)? = nil
         var contacts = 0
-        var laneTime: Double? = nil, laneX = 0.0
-        greens.removeAll(keepingCapacity: true)
         let laneY = rules.laneTop
         // Flight time cap: a shot that has not reached the lane by then is trapped bouncing.
         while t < 4 && contacts < maxContacts {
@@ -306,12 +348,15 @@ public struct AimScene: Sendable {
                 events += 1
                 if hit.item >= 0 {
                     contacts += 1
-                    if first == nil { first = (hit.item, p) }
                     let peg = items[hit.item].peg
+                    if trace.firstPeg == nil {
+                        trace.firstPeg = peg
+                        trace.firstPoint = p
+                    }
                     if peg >= 0 && !touched[peg] {
                         touched[peg] = true
                         touchedList.append(peg)
-                        if items[hit.item].kind == .green { greens.append(peg) }
+                        trace.touched.append(Int32(peg))
                     }
                     if contacts >= maxContacts { break }
                 }
@@ -320,16 +365,30 @@ public struct AimScene: Sendable {
             t += dt
             graze(p)
             if p.y >= laneY {
-                laneTime = t
-                laneX = p.x
+                trace.laneTime = t
+                trace.laneX = p.x
                 break
             }
         }
+        for peg in grazedList { trace.grazed.append(Int32(peg)) }
+    }
 
+    /// Writes the features of `trace`, a shot at `angle`, on the scene's game into `row`.
+    mutating func describe(_ trace: Trace, angle: Double, maxAim: Double, into row: UnsafeMutableBufferPointer<Float>) {
+        for k in row.indices { row[k] = 0 }
+        let game = self.game!
+        let rb = rules.physics.ballRadius
+        for i in touchedList { touched[i] = false }
+        touchedList.removeAll(keepingCapacity: true)
+        greens.removeAll(keepingCapacity: true)
+        for peg in trace.touched.lazy.map(Int.init) {
+            touched[peg] = true
+            touchedList.append(peg)
+            if game.pegs[peg].kind == .green { greens.append(peg) }
+        }
         // First contact.
-        if let f = first {
-            let item = items[f.item]
-            switch item.kind {
+        if let peg = trace.firstPeg {
+            switch peg >= 0 ? game.pegs[peg].kind : nil {
             case .orange?: row[.firstOrange] = 1
             case .blue?: row[.firstBlue] = 1
             case .green?: row[.firstGreen] = 1
@@ -357,25 +416,27 @@ public struct AimScene: Sendable {
             row[.kaboomOrange] = Float(min(Double(n) / 3, 1))
         }
         // Oranges around and below the first contact, and along the path.
-        if let f = first {
+        if trace.firstPeg != nil {
+            let point = trace.firstPoint
             var near = 0, below = 0, nearPegs = 0
             for o in orange where !touched[o.peg] {
-                let d = o.center - f.point
+                let d = o.center - point
                 if d.length - o.radius - rb <= 60 { near += 1 }
                 if d.y > 0 && d.y <= 250 && abs(d.x) <= 30 + 0.5 * d.y { below += 1 }
             }
             for item in items where item.peg >= 0 && !touched[item.peg] {
-                if (item.center - f.point).length - item.radius <= 60 { nearPegs += 1 }
+                if (item.center - point).length - item.radius <= 60 { nearPegs += 1 }
             }
             row[.nearOrange] = Float(min(Double(near) / 3, 1))
             row[.nearPegs] = Float(min(Double(nearPegs) / 6, 1))
             row[.belowOrange] = Float(min(Double(below) / 6, 1))
         }
         var grazedOrange = 0
-        for peg in grazedList where !touched[peg] { grazedOrange += 1 }
+        // A kept trace may list oranges removed since; a new one lists none.
+        for peg in trace.grazed.lazy.map(Int.init) where !touched[peg] && !game.pegs[peg].isRemoved { grazedOrange += 1 }
         row[.grazeOrange] = Float(min(Double(grazedOrange) / 4, 1))
         // The bucket: where it will be when the traced ball reaches the lane.
-        if let tl = laneTime {
+        if let tl = trace.laneTime {
             row[.laneReached] = 1
             if var bucket = game.world.bucket {
                 var left = tl
@@ -386,7 +447,7 @@ public struct AimScene: Sendable {
                     bucket.direction = moved.direction
                     left -= step
                 }
-                let dx = (laneX - bucket.x) / 50
+                let dx = (trace.laneX - bucket.x) / 50
                 // A Cauchy bump rather than exp: no libm, so the same bits on every machine.
                 row[.bucket] = Float(1 / (1 + dx * dx))
             }

@@ -102,7 +102,8 @@ public struct ObservationEncoder: Sendable, Equatable {
         case .objects: encodeObjects(state, shots: shots, maxShots: maxShots, into: out)
         case .grid: encodeGrid(state, shots: shots, maxShots: maxShots, into: out)
         case .pixels: encodePixels(state, scratch: &scratch, into: out)
-        case .aim: aim.encode(state, scene: &scratch.aimScene, into: out)
+        // Consecutive observations of one environment are one game (its reset forgets the traces).
+        case .aim: aim.encode(state, scene: &scratch.aimScene, keepTraces: true, into: out)
         }
     }
 

@@ -187,6 +187,7 @@ public struct PeggleEnv: Sendable {
         if config.bucketStart == .random { g.placeBucket(phase: rng.nextUnit()) }
         if config.aimNoise > 0 { noise = SeededGenerator(seed: rng.next()) }
         game = g
+        scratch.aimScene.forgetTraces()
         levelIndex = chosen
         shots = 0
         isDone = false

@@ -187,3 +187,20 @@ def test_async_vector_env_over_peggle_env_works(peggle_bin):
         assert rewards.shape == (2,) and (infos["shots"] == 1).all()
     finally:
         envs.close()
+
+
+def test_is_success_on_the_step_that_ends_an_episode(make_env):
+    """SB3's Monitor and RL Zoo read info["is_success"] from single environments when an
+    episode ends: won or not, on the last step only."""
+    env = make_env(max_shots=2, mode={"type": "beat_the_score", "target_score": 150, "time_limit": 3600})
+    outcomes = set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, terminated, truncated, info = env.step(np.array([0.3 - 0.1 * seed], dtype=np.float32))
+            done = terminated or truncated
+            assert ("is_success" in info) == done
+        assert info["is_success"] is bool(info["won"])
+        outcomes.add(info["is_success"])
+    assert outcomes == {True, False}, "the seeds chosen should both win and lose"
