@@ -75,7 +75,7 @@ let package = Package(
 
         // What the test targets share: where the repository's files are.
         .target(name: "PeggleTestSupport", path: "Tests/PeggleTestSupport"),
-        .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics"]),
+        .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
         .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleAnalytics", "PeggleTestSupport"]),
         .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleAnalytics", "PeggleTestSupport"]),

@@ -7,6 +7,10 @@
     /// Squared combined radius (obstacle + ball), or negative for a disabled lane.
     public var r2: SIMD4<Double>
     public var owner: SIMD4<Int32>
+
+    /// `r2` of a lane that holds nothing or a removed peg: any negative value keeps the
+    /// quadratic from finding a root, so the lane never hits.
+    public static let disabled = -1e6
 }
 
 /// Four edge primitives (a polygon side moved out by the ball radius along its outward normal).
@@ -183,7 +187,7 @@ public struct ObstacleStore: Sendable {
         for list in circleCells {
             var i = 0
             while i < list.count {
-                var g = CircleGroup(x: .zero, y: .zero, r2: SIMD4(repeating: -1e6), owner: SIMD4(repeating: -1))
+                var g = CircleGroup(x: .zero, y: .zero, r2: SIMD4(repeating: CircleGroup.disabled), owner: SIMD4(repeating: -1))
                 for lane in 0..<4 where i + lane < list.count {
                     let p = circles[list[i + lane]]
                     g.x[lane] = p.c.x
@@ -257,7 +261,7 @@ public struct ObstacleStore: Sendable {
         st.isEnabled[id] = false
         for k in Int(lay.ownerCircleStart[id])..<Int(lay.ownerCircleStart[id + 1]) {
             let slot = Int(lay.ownerCircleSlots[k])
-            st.circleGroups[slot >> 2].r2[slot & 3] = -1e6
+            st.circleGroups[slot >> 2].r2[slot & 3] = CircleGroup.disabled
         }
         for k in Int(lay.ownerEdgeStart[id])..<Int(lay.ownerEdgeStart[id + 1]) {
             let slot = Int(lay.ownerEdgeSlots[k])

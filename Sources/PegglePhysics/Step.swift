@@ -396,7 +396,8 @@ extension PhysicsWorld {
             let n = detail.hit.normal(at: q)
             let p = detail.origin + q
             let surface = Vec2((k.bucketEnd - k.bucketStart) / k.h, 0)
-            let r = respond(v, normal: n, surface: surface, restitution: bucket?.restitution ?? 0.8,
+            // A rim event comes only from a bucket.
+            let r = respond(v, normal: n, surface: surface, restitution: bucket!.restitution,
                             resting: config.pointee.restingSpeed, lag: lag)
             b[i].position = p
             b[i].velocity = r.v

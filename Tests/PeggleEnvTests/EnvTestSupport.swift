@@ -37,16 +37,3 @@ func actions(_ n: Int, seed: UInt64) -> [Double] {
     var g = SeededGenerator(seed: seed)
     return (0..<n).map { _ in g.nextUnit() * 2 - 1 }
 }
-
-/// FNV-1a 64 over the bits of some floats.
-struct Hasher64 {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ x: UInt64) {
-        var v = x
-        for _ in 0..<8 {
-            value = (value ^ (v & 0xff)) &* 0x100_0000_01b3
-            v >>= 8
-        }
-    }
-    mutating func add(_ floats: [Float]) { for f in floats { add(UInt64(f.bitPattern)) } }
-}

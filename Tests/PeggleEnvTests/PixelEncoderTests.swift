@@ -1,3 +1,4 @@
+import PeggleTestSupport
 import PeggleAnalytics
 import PeggleEnv
 import PeggleGame
@@ -57,7 +58,7 @@ struct PixelEncoderTests {
             var vec = try VectorEnv(config: drawn(), count: 3,
                                     autoreset: .sameStep, threads: threads)
             try vec.reset(seed: 7)
-            var h = Hasher64()
+            var h = FNV1a()
             for step in 0..<4 {
                 try vec.step(actions(3, seed: UInt64(step)))
                 h.add(vec.observations)

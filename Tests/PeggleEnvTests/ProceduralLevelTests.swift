@@ -1,3 +1,4 @@
+import PeggleTestSupport
 import Foundation
 import Testing
 import PeggleGame
@@ -117,7 +118,7 @@ struct ProceduralLevelTests {
             c.maxShots = 6
             var v = try VectorEnv(config: c, count: 6, autoreset: .sameStep, threads: threads)
             try v.reset(seed: 11)
-            var h = Hasher64()
+            var h = FNV1a()
             var seeds: [UInt64] = []
             for k in 0..<12 {
                 try v.step(actions(6, seed: UInt64(k)))

@@ -1,3 +1,4 @@
+import PeggleTestSupport
 import PeggleEnv
 import PeggleGame
 import Testing
@@ -118,7 +119,7 @@ struct VectorEnvTests {
         func run(threads: Int) throws -> UInt64 {
             var v = try VectorEnv(config: config(levels, maxShots: 5), count: 16, autoreset: .sameStep, threads: threads)
             try v.reset(seed: 77)
-            var h = Hasher64()
+            var h = FNV1a()
             for t in 0..<25 {
                 try v.step(actions(16, seed: 1000 + UInt64(t)))
                 h.add(v.observations)

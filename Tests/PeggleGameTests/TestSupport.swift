@@ -1,4 +1,5 @@
 import Foundation
+import PeggleTestSupport
 import PegglePhysics
 import Testing
 import PeggleGame
@@ -81,22 +82,6 @@ func closestApproach(_ result: ShotResult, to point: Vec2) -> Double {
     return best
 }
 
-/// FNV-1a 64-bit over bytes fed in pieces.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(byte: UInt8) {
-        value ^= UInt64(byte)
-        value &*= 0x0000_0100_0000_01b3
-    }
-    /// Eight bytes, little-endian.
-    mutating func add(_ v: UInt64) {
-        for k in 0..<8 { add(byte: UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
-    }
-    mutating func add(_ v: Int) { add(UInt64(bitPattern: Int64(v))) }
-    mutating func add(_ v: Double) { add(v.bitPattern) }
-    mutating func add(_ v: Bool) { add(v ? 1 : 0) }
-}
 
 /// Decodes JSON text, failing the test with the codec's error if it does not decode.
 func decodeText(_ text: String) throws -> Level {

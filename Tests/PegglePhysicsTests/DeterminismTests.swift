@@ -1,3 +1,4 @@
+import PeggleTestSupport
 import PegglePhysics
 import Testing
 
@@ -19,7 +20,7 @@ struct DeterminismTests {
     /// `splitAt`: copy the world at that shot and carry on with the copy (a copy must behave the same).
     static func longRun(splitAt: Int? = nil) -> Summary {
         var w = PhysicsWorld(config: PhysicsConfig(), obstacles: gridPegs(), bucket: KinematicBucket())
-        var hash = FNV1a64()
+        var hash = FNV1a()
         var s = Summary(hash: 0, steps: 0, contacts: 0, caught: 0)
         for i in 0..<200 {
             if i == splitAt { let copy = w; w = copy }

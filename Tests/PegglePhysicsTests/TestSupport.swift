@@ -1,3 +1,4 @@
+import PeggleTestSupport
 import PegglePhysics
 
 // Shared helpers for the physics tests: a seeded generator, scene builders, the energy
@@ -19,18 +20,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// FNV-1a, 64-bit, over bytes fed little-endian.
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ word: UInt64) {
-        var w = word
-        for _ in 0..<8 {
-            value ^= w & 0xff
-            value = value &* 0x0000_0100_0000_01b3
-            w >>= 8
-        }
-    }
-    mutating func add(_ x: Double) { add(x.bitPattern) }
+extension FNV1a {
     mutating func add(_ v: Vec2) { add(v.x); add(v.y) }
 }
 
