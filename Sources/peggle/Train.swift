@@ -18,8 +18,8 @@ struct Train: ParsableCommand {
     @Option(help: "Levels: comma-separated level files or folders (a folder gives its *.json files).")
     var levels: String
 
-    @Option(help: "Keep only levels of this mode: classic, beat_the_score or dodge.")
-    var mode: String?
+    @Option(help: "Keep only levels of this mode.")
+    var mode: GameModeKind?
 
     @Option(help: "Comma-separated file names to leave out when reading folders, e.g. bench-grid.json.")
     var exclude: String?
@@ -86,18 +86,15 @@ struct Train: ParsableCommand {
                 paths.append(part)
             }
         }
-        if let m = mode, !["classic", "beat_the_score", "dodge"].contains(m) {
-            throw UserError("--mode: '\(m)' is not a mode (classic, beat_the_score or dodge)")
-        }
         var out: [Level] = [], kept: [String] = []
         for p in paths {
             let level = try Files.loadLevel(p)
-            if let m = mode, level.mode.name != m { continue }
+            if let m = mode, level.mode.kind != m { continue }
             out.append(level)
             kept.append(p)
         }
         guard !out.isEmpty else {
-            throw UserError("--levels: no levels in '\(levels)'\(mode.map { " of mode \($0)" } ?? "")")
+            throw UserError("--levels: no levels in '\(levels)'\(mode.map { " of mode \($0.rawValue)" } ?? "")")
         }
         return (out, kept)
     }

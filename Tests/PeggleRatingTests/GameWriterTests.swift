@@ -16,8 +16,8 @@ import Testing
     @Test func aRefusedBatchStopsTheRunWithoutAFinalProgress() throws {
         let store = try PeggleStore()
         let run = try store.beginRun(command: "test", configuration: "{}", engineVersion: "0")
-        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: "classic",
-                                                power: "none", pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
+        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: .classic,
+                                                power: .none, pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
                                                 zombie: 0, confusement: 0, blockCount: 0))
         let agent = try store.agent(AgentRecord(kind: "random", parameters: "{}", label: "random"))
         let finals = Mutex<[Bool]>([])
@@ -37,8 +37,8 @@ import Testing
     @Test func everyGameHandedOverIsCommittedAndTheEndIsReported() throws {
         let store = try PeggleStore()
         let run = try store.beginRun(command: "test", configuration: "{}", engineVersion: "0")
-        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: "classic",
-                                                power: "none", pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
+        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: .classic,
+                                                power: .none, pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
                                                 zombie: 0, confusement: 0, blockCount: 0))
         let agent = try store.agent(AgentRecord(kind: "random", parameters: "{}", label: "random"))
         let finals = Mutex<[Bool]>([])

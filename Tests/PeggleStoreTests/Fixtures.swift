@@ -21,7 +21,7 @@ enum Fixture {
 
     static func level(_ i: Int, name: String? = nil) -> LevelRecord {
         LevelRecord(contentHash: String(format: "%016x", 0xabc0_0000 + i), name: name ?? "level \(i)",
-                    json: "{\"name\":\"level \(i)\"}", mode: "classic", power: "none", pegCount: 10 + i, blue: 5 + i,
+                    json: "{\"name\":\"level \(i)\"}", mode: .classic, power: .none, pegCount: 10 + i, blue: 5 + i,
                     orange: 3, green: 1, purple: 1, zombie: 0, confusement: 0, blockCount: i)
     }
 
