@@ -196,7 +196,7 @@ public final class RatingRun: @unchecked Sendable {
             var first_seed: UInt64, max_shots: Int, levels: [Level]
         }
         let value = Configuration(
-            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind, games: c.games,
+            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind.rawValue, games: c.games,
             sigmas: c.method == .grid ? c.sigmas : nil,
             adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
                                                        precision: c.adaptive.precision) : nil,

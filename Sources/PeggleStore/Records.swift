@@ -59,8 +59,8 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public static let databaseTableName = "agent"
 
     public var id: Int64?
-    /// "random", "greedy" or "linear".
-    public var kind: String
+    /// Stored as its raw value ("random", "greedy" or "linear").
+    public var kind: AgentKind
     /// A JSON object with sorted keys, as the caller wrote it: compared as text.
     public var parameters: String
     /// Hash of a linear policy's weights; nil for agents without weights (stored as NULL, keyed as "").
@@ -68,7 +68,7 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     /// Human readable, e.g. `greedy(candidates=48,refine=2x8,samples=8,screen=4)`.
     public var label: String
 
-    public init(id: Int64? = nil, kind: String, parameters: String, weightsHash: String? = nil, label: String) {
+    public init(id: Int64? = nil, kind: AgentKind, parameters: String, weightsHash: String? = nil, label: String) {
         self.id = id
         self.kind = kind
         self.parameters = parameters
