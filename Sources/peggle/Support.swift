@@ -169,9 +169,9 @@ extension GameMode {
     /// "classic, 10 balls".
     var summary: String {
         switch self {
-        case let .classic(balls): "classic, \(balls) balls"
+        case let .classic(balls): "\(name), \(balls) balls"
         case let .beatTheScore(target, limit): "beat the score: \(target) in \(LevelCodec.number(limit)) s"
-        case let .dodge(shots): "dodge: \(shots) clean shots"
+        case let .dodge(shots): "\(name): \(shots) clean shots"
         }
     }
 }
