@@ -118,15 +118,14 @@ enum Parse {
     /// A list of aim-noise levels in radians, "0,0.02": each a finite number in 0...1.5; repeats dropped.
     static func sigmas(_ list: CommaList<Double>, option: String) throws -> [Double] {
         func notANumber(_ p: String) -> String { "'\(p)' is not a number (radians, e.g. 0,0.02)" }
-        var out: [Double] = []
-        for v in try list.map(option, message: { _, p, _ in notANumber(p) }, { _, p, v in
+        let values = try list.map(option, message: { _, p, _ in notANumber(p) }) { _, p, v in
             guard v.isFinite else { throw UserError("\(option): " + notANumber(p)) }
             guard v >= 0 else { throw UserError("\(option): \(p) is negative; aim noise is a standard deviation in radians, 0 or more") }
             guard v <= 1.5 else { throw UserError("\(option): \(p) is more than 1.5 radians, the whole aim range") }
             return v
-        }) where !out.contains(v) {
-            out.append(v)
         }
+        var out: [Double] = []
+        for v in values where !out.contains(v) { out.append(v) }
         return out
     }
 
