@@ -4,8 +4,8 @@ import PeggleGame
 /// value can play many games on many threads; anything random comes from the `rng` it is handed,
 /// which the episode runner seeds, so an agent is deterministic for a seed.
 public protocol Agent: Sendable {
-    /// Short kind name stored with results: "random", "greedy", "linear".
-    var kind: String { get }
+    /// Stored with results (its raw value) and the first part of `label`.
+    var kind: AgentKind { get }
     /// Everything that changes how it plays, as stable key/value text (the store's agent identity).
     var parameters: [String: String] { get }
     /// Whether `choose` never draws from its `rng`; see the extension's default.
@@ -23,7 +23,7 @@ extension Agent {
 
     /// "greedy(candidates=48,refine=2x8,samples=8,screen=4)": kind and sorted parameters, for people and for keys.
     public var label: String {
-        parameters.isEmpty ? kind : kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
+        parameters.isEmpty ? kind.rawValue : kind.rawValue + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
     }
 }
 
@@ -52,7 +52,7 @@ public struct ShotContext: Sendable, Equatable {
 /// Uniform over the aim range.
 public struct RandomAgent: Agent {
     public init() {}
-    public var kind: String { "random" }
+    public var kind: AgentKind { .random }
     public var parameters: [String: String] { [:] }
     public func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double {
         (rng.nextUnit() * 2 - 1) * game.rules.maxAim

@@ -47,7 +47,7 @@ public enum Episode {
             let angle = min(max(chosen + sigma * z, -limit), limit)
             let r: ShotResult
             do { r = try game.shoot(angle: angle) } catch {
-                preconditionFailure("agent \(agent.kind) aimed \(chosen): \(error)")
+                preconditionFailure("agent \(agent.kind.rawValue) aimed \(chosen): \(error)")
             }
             log.append(PlayedShot(index: log.count, chosen: chosen, angle: angle, hits: r.hits, points: r.points,
                                   freeBalls: r.freeBalls, caught: r.caught, orangeCleared: r.orangeCleared,

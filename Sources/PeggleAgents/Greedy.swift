@@ -57,7 +57,7 @@ public struct GreedyAgent: Agent {
         self.threads = threads
     }
 
-    public var kind: String { "greedy" }
+    public var kind: AgentKind { .greedy }
     /// The search is deterministic: it never draws from the stream it is handed.
     public var choiceIgnoresRandomStream: Bool { true }
     public var parameters: [String: String] {

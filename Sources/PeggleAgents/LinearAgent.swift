@@ -21,7 +21,7 @@ public struct LinearAgent: WeightedAgent {
         self.jitter = jitter
     }
 
-    public var kind: String { "linear" }
+    public var kind: AgentKind { .linear }
 
     public var parameters: [String: String] {
         ["encoder": "\(AimEncoder.name)-v\(AimEncoder.version)", "bins": String(encoder.bins),

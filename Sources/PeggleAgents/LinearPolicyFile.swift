@@ -144,7 +144,7 @@ public struct PolicyDocument: Sendable, Equatable, Codable {
     public init(config: TrainingConfig, files: [String], state: CEMState, evaluation: Evaluation?) {
         let agent = state.agent(config)
         format = Self.currentFormat
-        kind = "linear"
+        kind = AgentKind.linear.rawValue
         complete = evaluation != nil
         encoder = EncoderInfo(config.encoder)
         jitter = config.jitter
@@ -175,7 +175,7 @@ public struct PolicyDocument: Sendable, Equatable, Codable {
             throw fail("cannot be read as a policy: \(error)")
         }
         if doc.format != currentFormat { throw fail("format \(doc.format) is not supported (this build reads format \(currentFormat))") }
-        if doc.kind != "linear" { throw fail("kind '\(doc.kind)' is not a linear policy") }
+        if doc.kind != AgentKind.linear.rawValue { throw fail("kind '\(doc.kind)' is not a linear policy") }
         let e = doc.encoder
         if e.name != AimEncoder.name || e.version != AimEncoder.version {
             throw fail("weights for encoder '\(e.name)' version \(e.version); this build has encoder '\(AimEncoder.name)' version \(AimEncoder.version)")

@@ -25,7 +25,7 @@ public enum CSVReport {
     }
 
     /// The agent kinds that get columns of their own in difficulty.csv, in column order.
-    public static let difficultyKinds = ["random", "greedy", "linear"]
+    public static let difficultyKinds = AgentKind.allCases
 
     /// The columns of one agent kind in difficulty.csv, each prefixed by the kind and "_".
     public static let agentColumns = ["agent", "games", "sigma_rad", "episodes", "wins", "win_rate", "win_low",
@@ -36,7 +36,7 @@ public enum CSVReport {
         ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty", "sigma50_relation", "sigma50_rad",
          "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
          "skill_sigmas", "skill_games"]
-            + difficultyKinds.flatMap { kind in agentColumns.map { kind + "_" + $0 } }
+            + difficultyKinds.flatMap { kind in agentColumns.map { kind.rawValue + "_" + $0 } }
             + ["warnings"]
     }
 
@@ -86,7 +86,7 @@ public enum CSVReport {
     public static func episodes(_ outcomes: [PlayedGame]) -> String {
         var out = record(episodesHeader)
         for e in outcomes {
-            out += record([e.levelHash, e.levelName, e.agentKind, e.agentLabel, number(e.sigma, 6), String(e.seed),
+            out += record([e.levelHash, e.levelName, e.agentKind.rawValue, e.agentLabel, number(e.sigma, 6), String(e.seed),
                            e.status.rawValue, e.won ? "true" : "false", String(e.score), String(e.shots),
                            String(e.orangeCleared), String(e.orangeTotal), String(e.ballsUsed),
                            number(e.gameSeconds, 4)])

@@ -141,12 +141,11 @@ public enum HTMLReport {
 
     /// Every agent label over all levels: kinds in `DifficultyRater.kindOrder`, then by label.
     static func agentColumns(_ ratings: [LevelRating]) -> [String] {
-        var kinds: [String: String] = [:]
+        var kinds: [String: AgentKind] = [:]
         for r in ratings { for a in r.agents { kinds[a.agentLabel] = a.agentKind } }
         return kinds.keys.sorted { a, b in
             let ka = DifficultyRater.kindPosition(kinds[a]!), kb = DifficultyRater.kindPosition(kinds[b]!)
             if ka != kb { return ka < kb }
-            if kinds[a]! != kinds[b]! { return kinds[a]! < kinds[b]! }
             return a < b
         }
     }

@@ -60,10 +60,10 @@ public struct LevelGalleryPage: Sendable {
         guard !levels.isEmpty else { return "No levels." }
         let pegs = levels.map(\.pegs.count)
         let mean = Double(pegs.reduce(0, +)) / Double(pegs.count)
-        var modes: [String: Int] = [:]
-        for l in levels { modes[l.mode.name, default: 0] += 1 }
-        let modeText = ["classic", "beat_the_score", "dodge"].compactMap { m in
-            modes[m].map { "\(Self.replacing(m, "_", " ")) \($0)" }
+        var modes: [GameModeKind: Int] = [:]
+        for l in levels { modes[l.mode.kind, default: 0] += 1 }
+        let modeText = GameModeKind.allCases.compactMap { m in
+            modes[m].map { "\(Self.replacing(m.rawValue, "_", " ")) \($0)" }
         }
         let powerText = Power.allCases.compactMap { p -> String? in
             let n = levels.filter { $0.power == p }.count

@@ -40,7 +40,7 @@ public enum Stats {
 
 /// How one agent (one label at one sigma) did on one level.
 public struct AgentLevelStats: Sendable, Equatable {
-    public var agentKind: String
+    public var agentKind: AgentKind
     public var agentLabel: String
     /// Aim noise, radians.
     public var sigma: Double
@@ -62,7 +62,7 @@ public struct AgentLevelStats: Sendable, Equatable {
     /// Episodes stopped at the shot cap (status "playing"); they count as not won.
     public var truncated: Int
 
-    public init(agentKind: String, agentLabel: String, sigma: Double, episodes: Int, wins: Int, winRate: Double,
+    public init(agentKind: AgentKind, agentLabel: String, sigma: Double, episodes: Int, wins: Int, winRate: Double,
                 winInterval: ClosedRange<Double>, meanScore: Double, medianScore: Double, orangeFraction: Double,
                 meanBallsUsedOnWins: Double?, meanShotsToWin: Double?, truncated: Int) {
         self.agentKind = agentKind

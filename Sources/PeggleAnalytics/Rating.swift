@@ -87,7 +87,7 @@ public struct LevelRating: Sendable, Equatable {
     }
 
     /// The agent labels of `kind` on this level, the one with the most episodes first (ties by label).
-    public func labels(kind: String) -> [String] {
+    public func labels(kind: AgentKind) -> [String] {
         var episodes: [String: Int] = [:]
         for a in agents where a.agentKind == kind { episodes[a.agentLabel, default: 0] += a.episodes }
         return episodes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
@@ -95,13 +95,13 @@ public struct LevelRating: Sendable, Equatable {
 
     /// The headline row of an agent kind: its main label (most episodes) at that label's smallest
     /// sigma, i.e. the agent's best aim. nil when the kind did not play the level.
-    public func atBestAim(kind: String) -> AgentLevelStats? {
+    public func atBestAim(kind: AgentKind) -> AgentLevelStats? {
         guard let label = labels(kind: kind).first else { return nil }
         return agents.filter { $0.agentLabel == label }.min { $0.sigma < $1.sigma }
     }
 
     /// Games the kind's main label played on this level, over all its sigmas (0 when it did not).
-    public func games(kind: String) -> Int {
+    public func games(kind: AgentKind) -> Int {
         guard let label = labels(kind: kind).first else { return 0 }
         return agents.filter { $0.agentLabel == label }.reduce(0) { $0 + $1.episodes }
     }
@@ -110,7 +110,7 @@ public struct LevelRating: Sendable, Equatable {
 /// How `DifficultyRater` rates.
 public struct RatingOptions: Sendable, Equatable {
     /// The agent kind whose games give the skill curve.
-    public var skillAgentKind: String
+    public var skillAgentKind: AgentKind
     /// Use this agent label for the skill curve (any kind). nil: the label of `skillAgentKind` with
     /// the most episodes on each level (ties by label).
     public var skillAgentLabel: String?
@@ -122,7 +122,7 @@ public struct RatingOptions: Sendable, Equatable {
     /// the HTML chart: some milliseconds per level.
     public var bands: Bool
 
-    public init(skillAgentKind: String = "greedy", skillAgentLabel: String? = nil, tierEdges: TierEdges = TierEdges(),
+    public init(skillAgentKind: AgentKind = .greedy, skillAgentLabel: String? = nil, tierEdges: TierEdges = TierEdges(),
                 precision: Double = 1.25, bands: Bool = false) {
         self.skillAgentKind = skillAgentKind
         self.skillAgentLabel = skillAgentLabel
@@ -134,8 +134,8 @@ public struct RatingOptions: Sendable, Equatable {
 
 /// Turns stored games into level ratings. docs/metrics.md is the specification.
 public enum DifficultyRater {
-    /// The agent kinds in the order reports list them; other kinds follow by name.
-    public static let kindOrder = ["random", "greedy", "linear"]
+    /// The agent kinds in the order reports list them.
+    public static let kindOrder = AgentKind.allCases
 
     /// Rates every level that appears in `games` (grouped by level hash). Sorted hardest first
     /// (larger difficulty first; ties by level name, then hash), levels without a difficulty last.
@@ -162,12 +162,11 @@ public enum DifficultyRater {
         }
     }
 
-    static func kindPosition(_ kind: String) -> Int { kindOrder.firstIndex(of: kind) ?? kindOrder.count }
+    static func kindPosition(_ kind: AgentKind) -> Int { kindOrder.firstIndex(of: kind)! }
 
     static func agentOrder(_ a: AgentLevelStats, _ b: AgentLevelStats) -> Bool {
         let ka = kindPosition(a.agentKind), kb = kindPosition(b.agentKind)
         if ka != kb { return ka < kb }
-        if a.agentKind != b.agentKind { return a.agentKind < b.agentKind }
         if a.agentLabel != b.agentLabel { return a.agentLabel < b.agentLabel }
         return a.sigma < b.sigma
     }
@@ -194,7 +193,7 @@ public enum DifficultyRater {
         } else {
             skillLabel = candidates.first
             if candidates.count > 1, let label = candidates.first {
-                warnings.append("\(candidates.count) \(options.skillAgentKind) agents played this level: "
+                warnings.append("\(candidates.count) \(options.skillAgentKind.rawValue) agents played this level: "
                     + "the skill curve uses \(label) (most games)")
             }
         }
@@ -235,7 +234,7 @@ public enum DifficultyRater {
         } else if let pinned = options.skillAgentLabel {
             warnings.append("no games of the skill agent \(pinned): no skill curve, tier unrated")
         } else {
-            warnings.append("no \(options.skillAgentKind) games: no skill curve, tier unrated")
+            warnings.append("no \(options.skillAgentKind.rawValue) games: no skill curve, tier unrated")
         }
 
         let truncated = agents.reduce(0) { $0 + $1.truncated }

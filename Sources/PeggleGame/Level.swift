@@ -36,14 +36,8 @@ public enum GameMode: Sendable, Equatable, Hashable {
     /// Shoot `shots` balls without touching a peg; a ball caught by the bucket forgives one touch.
     case dodge(shots: Int)
 
-    /// The level file's spelling of the mode.
-    public var name: String {
-        switch self {
-        case .classic: "classic"
-        case .beatTheScore: "beat_the_score"
-        case .dodge: "dodge"
-        }
-    }
+    /// The level file's spelling of the mode (its kind's raw value).
+    public var name: String { kind.rawValue }
 }
 
 /// Shape of a peg: a circle, or a rectangular brick.
@@ -127,7 +121,7 @@ public struct Level: Sendable, Equatable, Hashable {
     public var pegs: [Peg]
     public var blocks: [Block]
 
-    public init(name: String, mode: GameMode = .classic(balls: 10), power: Power = .none,
+    public init(name: String, mode: GameMode = GameModeKind.classic.defaultMode, power: Power = .none,
                 pegs: [Peg] = [], blocks: [Block] = []) {
         self.name = name
         self.mode = mode

@@ -51,14 +51,14 @@ public enum LevelCodec {
         if let a = level.author { fields.append("  \"author\": \(quote(a))") }
         if let d = level.description { fields.append("  \"description\": \(quote(d))") }
         if level.readOnly { fields.append("  \"read_only\": true") }
-        switch level.mode {
-        case let .classic(balls):
-            fields.append("  \"mode\": {\"type\": \"classic\", \"balls\": \(balls)}")
-        case let .beatTheScore(target, limit):
-            fields.append("  \"mode\": {\"type\": \"beat_the_score\", \"target_score\": \(target), \"time_limit\": \(number(limit))}")
-        case let .dodge(shots):
-            fields.append("  \"mode\": {\"type\": \"dodge\", \"shots\": \(shots)}")
+        let modeValues: [String] = switch level.mode {
+        case let .classic(balls): [String(balls)]
+        case let .beatTheScore(target, limit): [String(target), number(limit)]
+        case let .dodge(shots): [String(shots)]
         }
+        let kind = level.mode.kind
+        fields.append("  \"mode\": {\"type\": \(quote(kind.rawValue))"
+            + zip(kind.fields, modeValues).map { ", \(quote($0)): \($1)" }.joined() + "}")
         fields.append("  \"power\": \(quote(level.power.rawValue))")
         if !level.purpleRoams { fields.append("  \"purple_roams\": false") }
         fields.append("  \"pegs\": " + list(level.pegs.map(encodePeg)))
@@ -337,21 +337,19 @@ struct LevelFile: Decodable {
 struct ModeField: Decodable {
     var mode: GameMode
 
-    enum Kind: String, CaseIterable { case classic, beat_the_score, dodge }
-
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
-        let kind: Kind = try c.choice("type")
-        switch kind {
-        case .classic:
-            try c.rejectUnknown(allowed: ["type", "balls"])
-            mode = .classic(balls: try c.optionalWhole("balls") ?? 10)
-        case .beat_the_score:
-            try c.rejectUnknown(allowed: ["type", "target_score", "time_limit"])
-            mode = .beatTheScore(targetScore: try c.whole("target_score"), timeLimit: try c.optional("time_limit") ?? 120)
-        case .dodge:
-            try c.rejectUnknown(allowed: ["type", "shots"])
-            mode = .dodge(shots: try c.optionalWhole("shots") ?? 5)
+        let kind: GameModeKind = try c.choice("type")
+        try c.rejectUnknown(allowed: Set(["type"] + kind.fields))
+        // A missing field takes its default, except a beat-the-score level's target: a level
+        // file states what its player must reach.
+        switch kind.defaultMode {
+        case let .classic(balls):
+            mode = .classic(balls: try c.optionalWhole("balls") ?? balls)
+        case let .beatTheScore(_, timeLimit):
+            mode = .beatTheScore(targetScore: try c.whole("target_score"), timeLimit: try c.optional("time_limit") ?? timeLimit)
+        case let .dodge(shots):
+            mode = .dodge(shots: try c.optionalWhole("shots") ?? shots)
         }
     }
 }

@@ -133,19 +133,22 @@ extension Level {
 
     func modeIssues() -> [LevelIssue] {
         switch mode {
-        case let .classic(balls) where !(1...99).contains(balls):
-            return [LevelIssue(path: "mode", field: "balls", message: "\(balls) is outside 1...99")]
+        case let .classic(balls) where !GameMode.ballsRange.contains(balls):
+            return [LevelIssue(path: "mode", field: "balls", message: "\(balls) is outside \(GameMode.ballsRange)")]
         case let .beatTheScore(target, limit):
             var out: [LevelIssue] = []
-            if !(1...100_000_000).contains(target) {
-                out.append(LevelIssue(path: "mode", field: "target_score", message: "\(target) is outside 1...100000000"))
+            if !GameMode.targetScoreRange.contains(target) {
+                out.append(LevelIssue(path: "mode", field: "target_score", message: "\(target) is outside \(GameMode.targetScoreRange)"))
             }
-            if !(limit.isFinite && limit >= 1 && limit <= 3600) {
-                out.append(LevelIssue(path: "mode", field: "time_limit", message: "\(LevelCodec.number(limit)) is outside 1...3600 seconds"))
+            // `contains` is false for NaN, so a NaN limit is refused too.
+            let range = GameMode.timeLimitRange
+            if !range.contains(limit) {
+                out.append(LevelIssue(path: "mode", field: "time_limit", message: "\(LevelCodec.number(limit)) is outside "
+                    + "\(LevelCodec.number(range.lowerBound))...\(LevelCodec.number(range.upperBound)) seconds"))
             }
             return out
-        case let .dodge(shots) where !(1...99).contains(shots):
-            return [LevelIssue(path: "mode", field: "shots", message: "\(shots) is outside 1...99")]
+        case let .dodge(shots) where !GameMode.shotsRange.contains(shots):
+            return [LevelIssue(path: "mode", field: "shots", message: "\(shots) is outside \(GameMode.shotsRange)")]
         default:
             return []
         }

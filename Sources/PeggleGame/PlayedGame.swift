@@ -1,3 +1,9 @@
+/// The built-in agents' kinds. Raw values are what the store's `agent.kind` column holds and
+/// what reports print; reports list kinds in the order of the cases.
+public enum AgentKind: String, CaseIterable, Sendable, Codable {
+    case random, greedy, linear
+}
+
 /// One played game: which level, which agent, which seed and aim noise, and how it went. The one
 /// row type for a game across the package: the episode runner makes it, the store writes and
 /// reads it, the analytics and the reports read it.
@@ -5,8 +11,7 @@ public struct PlayedGame: Sendable, Equatable {
     /// The level's content hash (`Level.contentHash`): what groups games into levels.
     public var levelHash: String
     public var levelName: String
-    /// "random", "greedy", "linear".
-    public var agentKind: String
+    public var agentKind: AgentKind
     /// The agent with its settings (kind and sorted parameters); distinct agents have distinct labels.
     public var agentLabel: String
     /// The episode seed: it alone fixes the game's random events, the agent's stream and the aim noise.
@@ -29,7 +34,7 @@ public struct PlayedGame: Sendable, Equatable {
     /// Every shot in order; empty when the game was read without its shots.
     public var shotLog: [PlayedShot]
 
-    public init(levelHash: String, levelName: String, agentKind: String, agentLabel: String, seed: UInt64,
+    public init(levelHash: String, levelName: String, agentKind: AgentKind, agentLabel: String, seed: UInt64,
                 sigma: Double, status: GameStatus, score: Int, shots: Int, orangeCleared: Int, orangeTotal: Int,
                 ballsUsed: Int, gameSeconds: Double, shotLog: [PlayedShot] = []) {
         self.levelHash = levelHash

@@ -18,7 +18,7 @@ public struct RatingConfig: Sendable {
     /// The agents, in order; labels are distinct.
     public var agents: [any Agent]
     /// Agents of this kind measure sigma50 (adaptive: they play the adaptive measurement).
-    public var skillKind: String
+    public var skillKind: AgentKind
     /// Games of each fixed-schedule agent per level and sigma: the grid's games at every sigma,
     /// or the adaptive method's context games at sigma 0.
     public var games: Int
@@ -35,7 +35,7 @@ public struct RatingConfig: Sendable {
     public static let defaultGames = 20
     public static let defaultSigmas = [0, 0.01, 0.02, 0.04, 0.08]
 
-    public init(method: RatingMethod = .adaptive, agents: [any Agent], skillKind: String = "greedy",
+    public init(method: RatingMethod = .adaptive, agents: [any Agent], skillKind: AgentKind = .greedy,
                 games: Int = defaultGames, sigmas: [Double] = defaultSigmas, adaptive: AdaptiveSettings = AdaptiveSettings(),
                 firstSeed: UInt64 = 0, maxShots: Int = Episode.defaultMaxShots, rules: Rules = Rules()) {
         precondition(games >= 1 && maxShots >= 1 && !sigmas.isEmpty)

@@ -196,7 +196,7 @@ public final class RatingRun: @unchecked Sendable {
             var first_seed: UInt64, max_shots: Int, levels: [Level]
         }
         let value = Configuration(
-            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind, games: c.games,
+            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind.rawValue, games: c.games,
             sigmas: c.method == .grid ? c.sigmas : nil,
             adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
                                                        precision: c.adaptive.precision) : nil,
@@ -210,8 +210,8 @@ public final class RatingRun: @unchecked Sendable {
 extension LevelRecord {
     /// The store's row of `level`, whose content hash is `hash`.
     public init(level l: Level, hash: String) {
-        self.init(contentHash: hash, name: l.name, json: LevelCodec.encode(l), mode: l.mode.name,
-                  power: l.power.rawValue, pegCount: l.pegs.count, blue: l.count(of: .blue), orange: l.count(of: .orange),
+        self.init(contentHash: hash, name: l.name, json: LevelCodec.encode(l), mode: l.mode.kind,
+                  power: l.power, pegCount: l.pegs.count, blue: l.count(of: .blue), orange: l.count(of: .orange),
                   green: l.count(of: .green), purple: l.count(of: .purple), zombie: l.count(of: .zombie),
                   confusement: l.count(of: .confusement), blockCount: l.blocks.count)
     }

@@ -82,7 +82,11 @@ extension PlayedGame {
         guard let status = GameStatus(rawValue: statusText) else {
             throw StoreError.sqlite(path: "", message: "episode with unknown status '\(statusText)'")
         }
-        self.init(levelHash: row["level_hash"], levelName: row["level_name"], agentKind: row["agent_kind"],
+        let kindText: String = row["agent_kind"]
+        guard let kind = AgentKind(rawValue: kindText) else {
+            throw StoreError.sqlite(path: "", message: "agent with unknown kind '\(kindText)'")
+        }
+        self.init(levelHash: row["level_hash"], levelName: row["level_name"], agentKind: kind,
                   agentLabel: row["agent_label"], seed: UInt64(bitPattern: row[EpisodeColumn.seed]),
                   sigma: row[EpisodeColumn.sigma], status: status, score: row[EpisodeColumn.score],
                   shots: row[EpisodeColumn.shots], orangeCleared: row[EpisodeColumn.orangeCleared],

@@ -78,7 +78,7 @@ extension PeggleStore {
                 }
                 let agentID = try Self.adopt(agents, db: db, added: &report.agentsAdded) {
                     let sql = "SELECT id FROM agent WHERE kind = ? AND parameters = ? AND ifnull(weights_hash, '') = ?"
-                    return try Int64.fetchOne(db, sql: sql, arguments: [$0.kind, $0.parameters, $0.weightsHash ?? ""])
+                    return try Int64.fetchOne(db, sql: sql, arguments: [$0.kind.rawValue, $0.parameters, $0.weightsHash ?? ""])
                 }
                 let runID = try Self.adopt(runs, db: db, added: &report.runsAdded) {
                     // A run has no natural key; these four together never repeat between real runs.

@@ -126,7 +126,7 @@ public final class PeggleStore: Sendable {
                 // The same expression as the unique index agent_identity, so lookup and key agree.
                 let sql = "SELECT id FROM agent WHERE kind = ? AND parameters = ? AND ifnull(weights_hash, '') = ?"
                 if let id = try Int64.fetchOne(db, sql: sql,
-                                               arguments: [record.kind, record.parameters, record.weightsHash ?? ""]) {
+                                               arguments: [record.kind.rawValue, record.parameters, record.weightsHash ?? ""]) {
                     return id
                 }
                 var row = record

@@ -1,4 +1,5 @@
 import GRDB
+import PeggleGame
 
 /// A row of `level`: one playable level, identified by its content hash.
 public struct LevelRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
@@ -10,10 +11,10 @@ public struct LevelRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var name: String
     /// The canonical level JSON.
     public var json: String
-    /// "classic", "beat_the_score" or "dodge".
-    public var mode: String
-    /// The level's power ("none", "kaboom"...).
-    public var power: String
+    /// Stored as its raw value, the level file's spelling ("classic", "beat_the_score" or "dodge").
+    public var mode: GameModeKind
+    /// Stored as its raw value ("none", "kaboom"...).
+    public var power: Power
     /// Pegs of every kind.
     public var pegCount: Int
     public var blue: Int
@@ -24,7 +25,7 @@ public struct LevelRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var confusement: Int
     public var blockCount: Int
 
-    public init(id: Int64? = nil, contentHash: String, name: String, json: String, mode: String, power: String,
+    public init(id: Int64? = nil, contentHash: String, name: String, json: String, mode: GameModeKind, power: Power,
                 pegCount: Int, blue: Int, orange: Int, green: Int, purple: Int, zombie: Int, confusement: Int,
                 blockCount: Int) {
         self.id = id
@@ -58,8 +59,8 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public static let databaseTableName = "agent"
 
     public var id: Int64?
-    /// "random", "greedy" or "linear".
-    public var kind: String
+    /// Stored as its raw value ("random", "greedy" or "linear").
+    public var kind: AgentKind
     /// A JSON object with sorted keys, as the caller wrote it: compared as text.
     public var parameters: String
     /// Hash of a linear policy's weights; nil for agents without weights (stored as NULL, keyed as "").
@@ -67,7 +68,7 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     /// Human readable, e.g. `greedy(candidates=48,refine=2x8,samples=8,screen=4)`.
     public var label: String
 
-    public init(id: Int64? = nil, kind: String, parameters: String, weightsHash: String? = nil, label: String) {
+    public init(id: Int64? = nil, kind: AgentKind, parameters: String, weightsHash: String? = nil, label: String) {
         self.id = id
         self.kind = kind
         self.parameters = parameters

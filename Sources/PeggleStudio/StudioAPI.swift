@@ -77,7 +77,7 @@ public struct StudioAPI: Sendable {
             blockSide: ["min": rules.minBlockSide, "max": rules.maxBlockSide],
             cannonClearance: rules.cannonClearance, laneTop: rules.laneTop,
             pegKinds: PegKind.allCases.map(\.rawValue), blockShapes: BlockShape.allCases.map(\.rawValue),
-            powers: Power.allCases.map(\.rawValue), modes: ["classic", "beat_the_score", "dodge"],
+            powers: Power.allCases.map(\.rawValue), modes: GameModeKind.allCases.map(\.rawValue),
             ratingBudget: StudioRating.defaultBudget)
     }
 
@@ -181,22 +181,22 @@ public struct StudioAPI: Sendable {
     }
 
     /// The mode a settings operation asks for: the named mode with its fields (missing ones kept
-    /// from the current mode when it is the same kind, else that mode's defaults).
+    /// from the current mode when it is the same kind, else that kind's defaults).
     static func mode(_ op: EditOperation, current: GameMode) throws(StudioError) -> GameMode? {
         let touched = op.balls != nil || op.shots != nil || op.targetScore != nil || op.timeLimit != nil
         guard let name = op.mode ?? (touched ? current.name : nil) else { return nil }
-        switch name {
-        case "classic":
-            let old = if case let .classic(b) = current { b } else { 10 }
-            return .classic(balls: op.balls ?? old)
-        case "beat_the_score":
-            let old: (Int, Double) = if case let .beatTheScore(t, l) = current { (t, l) } else { (50_000, 120) }
-            return .beatTheScore(targetScore: op.targetScore ?? old.0, timeLimit: op.timeLimit ?? old.1)
-        case "dodge":
-            let old = if case let .dodge(s) = current { s } else { 10 }
-            return .dodge(shots: op.shots ?? old)
-        default:
-            throw .badRequest("bad request: op.mode '\(LevelCodec.cut(name))' is not classic, beat_the_score or dodge")
+        guard let kind = GameModeKind(rawValue: name) else {
+            let names = GameModeKind.allCases.map(\.rawValue)
+            throw .badRequest("bad request: op.mode '\(LevelCodec.cut(name))' is not "
+                + names.dropLast().joined(separator: ", ") + " or " + names.last!)
+        }
+        switch current.kind == kind ? current : kind.defaultMode {
+        case let .classic(balls):
+            return .classic(balls: op.balls ?? balls)
+        case let .beatTheScore(targetScore, timeLimit):
+            return .beatTheScore(targetScore: op.targetScore ?? targetScore, timeLimit: op.timeLimit ?? timeLimit)
+        case let .dodge(shots):
+            return .dodge(shots: op.shots ?? shots)
         }
     }
 }

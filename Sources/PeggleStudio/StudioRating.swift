@@ -61,7 +61,8 @@ public enum StudioRating {
     }
 
     public struct AgentRate: Sendable, Encodable, Equatable {
-        public var agent: String
+        /// Encoded as its raw value.
+        public var agent: AgentKind
         public var sigma: Double
         public var games: Int
         public var winRate: Double

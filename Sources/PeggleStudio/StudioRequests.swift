@@ -28,7 +28,9 @@ public struct EditOperation: Decodable, Sendable {
     public var springiness: Double?
     // settings
     public var name: String?, author: String?, description: String?
-    /// "classic", "beat_the_score" or "dodge", with `balls`, `targetScore` and `timeLimit`, or `shots`.
+    /// A `GameModeKind` raw value ("classic", "beat_the_score" or "dodge"), with `balls`,
+    /// `targetScore` and `timeLimit`, or `shots`. Text, not the enum, so an unknown name gets the
+    /// studio's own message (`StudioAPI.mode`).
     public var mode: String?
     public var balls: Int?, targetScore: Int?, timeLimit: Double?, shots: Int?
     public var power: Power?

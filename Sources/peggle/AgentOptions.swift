@@ -41,26 +41,72 @@ struct AgentOptions: ParsableArguments {
         return (r, n)
     }
 
-    /// The agent named by `spec`: "random", "greedy" or "linear:FILE".
-    func agent(_ spec: String, threads: Int = 1) throws -> any Agent {
+    /// The agent named by `spec`, tuned by these options.
+    func agent(_ spec: AgentSpec, threads: Int = 1) throws -> any Agent {
         try check()
-        let name = spec.trimmingCharacters(in: .whitespaces)
-        switch name {
-        case "random":
+        switch spec {
+        case .random:
             return RandomAgent()
-        case "greedy":
+        case .greedy:
             let (r, n) = try refineSpec()
             return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, screen: screen,
                                threads: threads)
-        default:
-            if name.hasPrefix("linear:") {
-                return try LinearAgentLoader.load(String(name.dropFirst("linear:".count)))
-            }
-            if name == "linear" {
-                throw UserError("--agent: linear needs its weights file: linear:FILE (e.g. linear:Agents/linear.json)")
-            }
-            throw UserError("--agent: unknown agent '\(name)' (expected random, greedy or linear:FILE)")
+        case let .linear(file):
+            return try LinearAgentLoader.load(file)
         }
+    }
+
+    /// The agent named by `text` ("random", "greedy" or "linear:FILE").
+    func agent(_ text: String, threads: Int = 1) throws -> any Agent {
+        try check()
+        return try agent(AgentSpec.parse(text), threads: threads)
+    }
+}
+
+/// An agent as the command line names it: its kind, and for a linear agent the weights file it
+/// needs ("random", "greedy", "linear:FILE").
+enum AgentSpec: Equatable, ListElement {
+    case random, greedy
+    case linear(file: String)
+
+    var kind: AgentKind {
+        switch self {
+        case .random: .random
+        case .greedy: .greedy
+        case .linear: .linear
+        }
+    }
+
+    /// How a kind is written: a linear agent takes its file after a colon.
+    static func syntax(_ kind: AgentKind) -> String { kind == .linear ? kind.rawValue + ":FILE" : kind.rawValue }
+
+    /// `text` (spaces around it ignored), or `--agent`'s refusal of it.
+    static func parse(_ text: String) throws(UserError) -> AgentSpec {
+        do { return try element(text.trimmingCharacters(in: .whitespaces)) } catch { throw UserError("--agent: \(error.reason)") }
+    }
+
+    static func element(_ text: String) throws(ElementRefusal) -> AgentSpec {
+        let linear = AgentKind.linear.rawValue
+        if text.hasPrefix(linear + ":") { return .linear(file: String(text.dropFirst(linear.count + 1))) }
+        switch AgentKind(rawValue: text) {
+        case .random: return .random
+        case .greedy: return .greedy
+        case .linear:
+            throw ElementRefusal(reason: "\(linear) needs its weights file: \(syntax(.linear)) (e.g. \(linear):Agents/linear.json)")
+        case nil:
+            let all = AgentKind.allCases.map(syntax)
+            throw ElementRefusal(reason: "unknown agent '\(text)' (expected \(all.dropLast().joined(separator: ", ")) or \(all.last!))")
+        }
+    }
+
+    init?(argument: String) {
+        guard let spec = try? Self.element(argument.trimmingCharacters(in: .whitespaces)) else { return nil }
+        self = spec
+    }
+
+    /// The text that names it (the help shows defaults this way).
+    var defaultValueDescription: String {
+        if case let .linear(file) = self { kind.rawValue + ":" + file } else { kind.rawValue }
     }
 }
 

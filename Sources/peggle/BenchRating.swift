@@ -41,7 +41,7 @@ extension Bench {
             let games: [PlayedGame]
             do { games = try store.games() } catch { throw UserError("\(error)") }
             var perKind: [String: Int] = [:]
-            for g in games { perKind[g.agentKind, default: 0] += 1 }
+            for g in games { perKind[g.agentKind.rawValue, default: 0] += 1 }
             var stops: [String: Int] = [:]
             for m in summary.measurements { stops[m.measurement.stop?.rawValue ?? "unfinished", default: 0] += 1 }
             let row: [String: Any] = [

@@ -101,16 +101,16 @@ struct LevelEdit: ParsableCommand {
         var id: Int?
 
         @Option(parsing: .unconditional, help: "Pick the object under the point x,y (board units).")
-        var at: String?
+        var at: CommaList<Double>?
 
         func resolve(_ level: Level) throws -> Int {
             switch (id, at) {
             case let (id?, nil):
                 return id
-            case let (nil, text?):
-                let p = try Parse.point(text, option: "--at")
+            case let (nil, point?):
+                let p = try Parse.point(point, option: "--at")
                 guard let o = level.object(at: p) else {
-                    throw UserError("--at: no object at (\(text))")
+                    throw UserError("--at: no object at (\(point.text))")
                 }
                 return level.id(of: o)
             default:
@@ -132,13 +132,13 @@ struct LevelEdit: ParsableCommand {
         var block: String?
 
         @Option(parsing: .unconditional, help: "Centre x,y (board units).")
-        var at: String
+        var at: CommaList<Double>
 
         @Option(parsing: .unconditional, help: "Radius of a round peg (default 12).")
         var radius: Double?
 
         @Option(parsing: .unconditional, help: "Width,height: makes a peg a brick; required for blocks.")
-        var size: String?
+        var size: CommaList<Double>?
 
         @Option(parsing: .unconditional, help: "Rotation in radians (bricks and blocks; default 0).")
         var rotation: Double?
@@ -166,7 +166,7 @@ struct LevelEdit: ParsableCommand {
                     let shape: PegShape = size.map { .brick(width: $0.0, height: $0.1, rotation: rotation ?? 0) }
                         ?? .circle(radius: radius ?? 12)
                     let id = try level.add(Peg(id: 0, kind: kind, center: center, shape: shape))
-                    return "added \(kind.rawValue) peg \(id) at (\(at))"
+                    return "added \(kind.rawValue) peg \(id) at (\(at.text))"
                 case let (nil, shapeName?):
                     guard let shape = BlockShape(rawValue: shapeName) else {
                         throw UserError("--block: unknown shape '\(shapeName)' (expected rectangle or triangle)")
@@ -175,7 +175,7 @@ struct LevelEdit: ParsableCommand {
                     if radius != nil { throw UserError("--radius applies to round pegs; a block takes --size W,H") }
                     let id = try level.add(Block(id: 0, shape: shape, center: center, width: size.0, height: size.1,
                                                  rotation: rotation ?? 0, springiness: springiness ?? 0))
-                    return "added \(shape.rawValue) block \(id) at (\(at))"
+                    return "added \(shape.rawValue) block \(id) at (\(at.text))"
                 default:
                     throw UserError("give exactly one of --peg KIND or --block SHAPE")
                 }
@@ -190,14 +190,14 @@ struct LevelEdit: ParsableCommand {
         @OptionGroup var selector: Selector
 
         @Option(parsing: .unconditional, help: "New centre x,y.")
-        var to: String
+        var to: CommaList<Double>
 
         func run() throws {
             let p = try Parse.point(to, option: "--to")
             try target.edit { level in
                 let id = try selector.resolve(level)
                 try level.move(id: id, to: p)
-                return "moved \(level.label(of: level.object(withId: id)!)) to (\(to))"
+                return "moved \(level.label(of: level.object(withId: id)!)) to (\(to.text))"
             }
         }
     }
@@ -229,7 +229,7 @@ struct LevelEdit: ParsableCommand {
         var radius: Double?
 
         @Option(parsing: .unconditional, help: "New width,height (bricks and blocks).")
-        var size: String?
+        var size: CommaList<Double>?
 
         func run() throws {
             let size = try self.size.map { try Parse.pair($0, option: "--size") }

@@ -76,17 +76,17 @@ struct LevelGenerate: ParsableCommand {
                     + "unique in a folder, so nothing was written")
             }
         }
-        var templates: [LevelTemplate: Int] = [:], modes: [String: Int] = [:]
+        var templates: [LevelTemplate: Int] = [:], modes: [GameModeKind: Int] = [:]
         try Self.writeAll(planned.map(\.file), into: folder, exists: exists) { k in
             let level = LevelGenerator.generate(seed: planned[k].seed, distribution: distribution, template: template)
             templates[planned[k].template, default: 0] += 1
-            modes[level.mode.name, default: 0] += 1
+            modes[level.mode.kind, default: 0] += 1
             return LevelCodec.encode(level)
         }
         printLine("wrote \(count) \(distribution.rawValue) level\(count == 1 ? "" : "s") to \(folder) "
             + "(seeds \(seed)...\(seed + UInt64(count - 1))): "
             + LevelTemplate.allCases.compactMap { t in templates[t].map { "\(t.rawValue) \($0)" } }.joined(separator: ", ")
-            + "; " + ["classic", "beat_the_score", "dodge"].compactMap { m in modes[m].map { "\(m) \($0)" } }.joined(separator: ", "))
+            + "; " + GameModeKind.allCases.compactMap { m in modes[m].map { "\(m.rawValue) \($0)" } }.joined(separator: ", "))
     }
 
     /// The system's reason for a failed file operation ("Permission denied"), else Foundation's.

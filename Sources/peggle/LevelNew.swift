@@ -16,36 +16,31 @@ struct LevelNew: ParsableCommand {
         + "with -2, -3... if that file exists)."))
     var output: String?
 
-    @Option(help: "classic, beat_the_score or dodge.")
-    var mode = "classic"
+    @Option(help: "The game mode.")
+    var mode = GameModeKind.classic
 
     @Option(help: "Classic: balls to start with.")
-    var balls = 10
+    var balls = GameMode.defaultBalls
 
     @Option(help: "Beat the score: points to reach.")
-    var targetScore = 50_000
+    var targetScore = GameMode.defaultTargetScore
 
     @Option(help: "Beat the score: game seconds allowed.")
-    var timeLimit = 120.0
+    var timeLimit = GameMode.defaultTimeLimit
 
     @Option(help: "Dodge: clean shots needed.")
-    var shots = 5
+    var shots = GameMode.defaultShots
 
-    @Option(help: "none, kaboom, spooky or multiball.")
-    var power = "none"
+    @Option(help: "The power green pegs fire.")
+    var power = Power.none
 
     func run() throws {
-        guard let pw = Power(rawValue: power) else {
-            throw UserError("--power: unknown power '\(power)' (expected one of: \(Power.allCases.map(\.rawValue).joined(separator: ", ")))")
+        let gameMode: GameMode = switch mode {
+        case .classic: .classic(balls: balls)
+        case .beatTheScore: .beatTheScore(targetScore: targetScore, timeLimit: timeLimit)
+        case .dodge: .dodge(shots: shots)
         }
-        let gameMode: GameMode
-        switch mode {
-        case "classic": gameMode = .classic(balls: balls)
-        case "beat_the_score": gameMode = .beatTheScore(targetScore: targetScore, timeLimit: timeLimit)
-        case "dodge": gameMode = .dodge(shots: shots)
-        default: throw UserError("--mode: unknown mode '\(mode)' (expected one of: classic, beat_the_score, dodge)")
-        }
-        let level = Level(name: name, mode: gameMode, power: pw)
+        let level = Level(name: name, mode: gameMode, power: power)
         // An empty level is valid except for its missing pegs; check everything else now.
         if let issue = level.validate().first(where: { $0.path != "pegs" }) { throw UserError(issue.description) }
         let path: String
@@ -65,6 +60,6 @@ struct LevelNew: ParsableCommand {
             throw UserError("\(path): a level named '\(name)' already exists in \(clash.key); level names must be unique")
         }
         try Files.write(LevelCodec.encode(level), to: path)
-        printLine("created \(path): '\(name)', \(gameMode.summary), power \(pw.rawValue)")
+        printLine("created \(path): '\(name)', \(gameMode.summary), power \(power.rawValue)")
     }
 }

@@ -26,7 +26,7 @@ struct Rate: ParsableCommand {
     var levels: [String]
 
     @Option(help: "Agents, comma-separated: random, greedy, linear:FILE.")
-    var agents = "random,greedy,linear:Agents/linear.json"
+    var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: "Agents/linear.json")])
 
     @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")
     var method = RatingMethod.adaptive
@@ -35,7 +35,7 @@ struct Rate: ParsableCommand {
     var episodes = RatingConfig.defaultGames
 
     @Option(help: .init("Grid: aim-noise levels, radians, comma-separated (default: \(Self.defaultSigmas)).", valueName: "sigmas"))
-    var sigmas: String?
+    var sigmas: CommaList<Double>?
 
     @Option(help: "Adaptive: greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
     var budget: Int?
@@ -94,7 +94,7 @@ struct Rate: ParsableCommand {
         guard precision.isFinite, precision > 1, precision <= 100 else {
             throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
         }
-        let sigmaList = try Parse.sigmas(sigmas ?? Self.defaultSigmas, option: "--sigmas")
+        let sigmaList = try Parse.sigmas(sigmas ?? CommaList(RatingConfig.defaultSigmas), option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         let agentList = try parseAgents()
         let (found, skipped) = try loadLevels()
@@ -160,13 +160,16 @@ struct Rate: ParsableCommand {
     }
 
     func parseAgents() throws -> [any Agent] {
-        let specs = agents.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !specs.isEmpty, !specs.contains("") else { throw UserError("--agents: '\(agents)' names no agent (e.g. random,greedy)") }
+        guard !agents.items.contains(where: \.text.isEmpty) else {
+            throw UserError("--agents: '\(agents.text)' names no agent (e.g. random,greedy)")
+        }
+        try tuning.check()
         var seen = Set<String>()
         var out: [any Agent] = []
-        for s in specs {
-            let a = try tuning.agent(s, threads: 1)
-            if seen.insert(a.label).inserted { out.append(a) }  // the label names parameters and weights
+        // Messages say --agent, as `play --agent` does: one parser of agent names.
+        for a in try agents.map("--agent", message: { _, _, reason in reason }, { _, _, spec in try tuning.agent(spec, threads: 1) })
+        where seen.insert(a.label).inserted {
+            out.append(a)  // the label names parameters and weights
         }
         return out
     }

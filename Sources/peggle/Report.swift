@@ -4,6 +4,11 @@ import PeggleAnalytics
 import PeggleGame
 import PeggleStore
 
+/// The files `peggle report` writes: the CSV tables, the HTML page.
+enum ReportFormat: String, CaseIterable, ListElement {
+    case csv, html
+}
+
 /// `peggle report`: difficulty tables and the HTML report from a rating database.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,13 +24,12 @@ struct Report: ParsableCommand {
     var out = "Reports"
 
     @Option(help: "Formats, comma-separated: csv, html.")
-    var format = "csv,html"
+    var format = CommaList<ReportFormat>(ReportFormat.allCases)
 
     func run() throws {
-        let formats = Set(format.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard !formats.isEmpty, formats.isSubset(of: ["csv", "html"]) else {
-            throw UserError("--format: '\(format)' is not a list of csv and html")
-        }
+        let refusal = "'\(format.text)' is not a list of " + ReportFormat.allCases.map(\.rawValue).joined(separator: " and ")
+        let formats = Set(try format.values("--format", skippingEmpty: true) { _, _, _ in refusal })
+        guard !formats.isEmpty else { throw UserError("--format: " + refusal) }
         guard FileManager.default.fileExists(atPath: db) else {
             throw UserError("\(db): no such database (fill one with `peggle rate LEVELS --db \(db)`)")
         }
@@ -40,13 +44,13 @@ struct Report: ParsableCommand {
         guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
 
-        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains("html")))
+        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html)))
         var files: [(String, String)] = []
-        if formats.contains("csv") {
+        if formats.contains(.csv) {
             files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
             files.append(("episodes.csv", CSVReport.episodes(games)))
         }
-        if formats.contains("html") {
+        if formats.contains(.html) {
             var levels: [String: Level] = [:]
             for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
             let agents = Set(games.map(\.agentLabel)).sorted()

@@ -16,7 +16,7 @@ struct ScriptedShots: ParsableArguments {
     var level: String
 
     @Option(parsing: .unconditional, help: "Comma-separated aim angles in radians, e.g. 0.1,-0.35.")
-    var angles: String?
+    var angles: CommaList<Double>?
 
     @Option(help: "Seed for the game's random events (purple roaming).")
     var seed: UInt64 = 0
@@ -105,46 +105,42 @@ enum Files {
 
 enum Parse {
     /// A list of aim angles in radians, "0.1,-0.3": each must be a number within the aim range.
-    static func angles(_ text: String, option: String = "--angles", rules: Rules) throws -> [Double] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        return try parts.enumerated().map { k, p in
-            guard let v = Double(p), !p.isEmpty else {
-                throw UserError("\(option): angle \(k + 1) '\(p)' is not a number (give radians, e.g. \(option) 0.1,-0.35)")
-            }
-            guard v.isFinite else { throw UserError("\(option): angle \(k + 1) '\(p)' is not a finite number") }
+    static func angles(_ list: CommaList<Double>, option: String = "--angles", rules: Rules) throws -> [Double] {
+        try list.map(option, message: { k, _, reason in "angle \(k) \(reason) (give radians, e.g. \(option) 0.1,-0.35)" }) { k, p, v in
+            guard v.isFinite else { throw UserError("\(option): angle \(k) '\(p)' is not a finite number") }
             guard abs(v) <= rules.maxAim else {
-                throw UserError("\(option): angle \(k + 1) \(p) is outside -\(rules.maxAim)...\(rules.maxAim) radians")
+                throw UserError("\(option): angle \(k) \(p) is outside -\(rules.maxAim)...\(rules.maxAim) radians")
             }
             return v
         }
     }
 
     /// A list of aim-noise levels in radians, "0,0.02": each a finite number in 0...1.5; repeats dropped.
-    static func sigmas(_ text: String, option: String) throws -> [Double] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        var out: [Double] = []
-        for p in parts {
-            guard let v = Double(p), v.isFinite else { throw UserError("\(option): '\(p)' is not a number (radians, e.g. 0,0.02)") }
+    static func sigmas(_ list: CommaList<Double>, option: String) throws -> [Double] {
+        func notANumber(_ p: String) -> String { "'\(p)' is not a number (radians, e.g. 0,0.02)" }
+        let values = try list.map(option, message: { _, p, _ in notANumber(p) }) { _, p, v in
+            guard v.isFinite else { throw UserError("\(option): " + notANumber(p)) }
             guard v >= 0 else { throw UserError("\(option): \(p) is negative; aim noise is a standard deviation in radians, 0 or more") }
             guard v <= 1.5 else { throw UserError("\(option): \(p) is more than 1.5 radians, the whole aim range") }
-            if !out.contains(v) { out.append(v) }
+            return v
         }
+        var out: [Double] = []
+        for v in values where !out.contains(v) { out.append(v) }
         return out
     }
 
     /// A point "x,y" in board units.
-    static func point(_ text: String, option: String) throws -> Vec2 {
-        let (a, b) = try pair(text, option: option)
+    static func point(_ list: CommaList<Double>, option: String) throws -> Vec2 {
+        let (a, b) = try pair(list, option: option)
         return Vec2(a, b)
     }
 
-    /// Two finite numbers "a,b".
-    static func pair(_ text: String, option: String) throws -> (Double, Double) {
-        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite else {
-            throw UserError("\(option): '\(text)' is not two numbers like 120,340")
+    /// Two finite numbers "a,b" (elements with nothing between their commas are ignored).
+    static func pair(_ list: CommaList<Double>, option: String) throws -> (Double, Double) {
+        guard let v = try? list.values(option, skippingEmpty: true), v.count == 2, v[0].isFinite, v[1].isFinite else {
+            throw UserError("\(option): '\(list.text)' is not two numbers like 120,340")
         }
-        return (a, b)
+        return (v[0], v[1])
     }
 
     /// A finite number.
@@ -172,9 +168,9 @@ extension GameMode {
     /// "classic, 10 balls".
     var summary: String {
         switch self {
-        case let .classic(balls): "classic, \(balls) balls"
+        case let .classic(balls): "\(name), \(balls) balls"
         case let .beatTheScore(target, limit): "beat the score: \(target) in \(LevelCodec.number(limit)) s"
-        case let .dodge(shots): "dodge: \(shots) clean shots"
+        case let .dodge(shots): "\(name): \(shots) clean shots"
         }
     }
 }

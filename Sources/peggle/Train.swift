@@ -16,13 +16,13 @@ struct Train: ParsableCommand {
             """)
 
     @Option(help: "Levels: comma-separated level files or folders (a folder gives its *.json files).")
-    var levels: String
+    var levels: CommaList<String>
 
-    @Option(help: "Keep only levels of this mode: classic, beat_the_score or dodge.")
-    var mode: String?
+    @Option(help: "Keep only levels of this mode.")
+    var mode: GameModeKind?
 
     @Option(help: "Comma-separated file names to leave out when reading folders, e.g. bench-grid.json.")
-    var exclude: String?
+    var exclude: CommaList<String>?
 
     @Option(help: "The policy file to write, e.g. Agents/linear.json (the curve goes to Agents/linear.curve.csv).")
     var out: String?
@@ -73,9 +73,9 @@ struct Train: ParsableCommand {
     // MARK: Levels
 
     func loadLevels() throws -> ([Level], [String]) {
-        let skip = Set((exclude ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let skip = Set(try exclude?.values("--exclude") ?? [])
         var paths: [String] = []
-        for part in levels.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        for part in try levels.values("--levels") where !part.isEmpty {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: part, isDirectory: &isDir), isDir.boolValue {
                 let items = (try? FileManager.default.contentsOfDirectory(atPath: part)) ?? []
@@ -86,18 +86,15 @@ struct Train: ParsableCommand {
                 paths.append(part)
             }
         }
-        if let m = mode, !["classic", "beat_the_score", "dodge"].contains(m) {
-            throw UserError("--mode: '\(m)' is not a mode (classic, beat_the_score or dodge)")
-        }
         var out: [Level] = [], kept: [String] = []
         for p in paths {
             let level = try Files.loadLevel(p)
-            if let m = mode, level.mode.name != m { continue }
+            if let m = mode, level.mode.kind != m { continue }
             out.append(level)
             kept.append(p)
         }
         guard !out.isEmpty else {
-            throw UserError("--levels: no levels in '\(levels)'\(mode.map { " of mode \($0)" } ?? "")")
+            throw UserError("--levels: no levels in '\(levels.text)'\(mode.map { " of mode \($0.rawValue)" } ?? "")")
         }
         return (out, kept)
     }

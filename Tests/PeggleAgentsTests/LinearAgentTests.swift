@@ -148,7 +148,7 @@ func singleOrangeLevel() -> Level {
         var other = orangeFirst
         other[3] = 0.5
         let b = LinearAgent(weights: other)
-        #expect(a.kind == "linear")
+        #expect(a.kind == .linear)
         #expect(a.parameters["encoder"] == "aim-v1")
         #expect(a.parameters["weights"] == a.weightsHash)
         #expect(a.weightsHash.count == 16)

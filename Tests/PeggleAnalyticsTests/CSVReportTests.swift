@@ -72,7 +72,7 @@ let awkwardNames = ["Comma, the level", "Say \"hi\"", "Two\nlines", "Windows\r\n
 func awkwardOutcomes() -> [PlayedGame] {
     awkwardNames.enumerated().flatMap { k, name in
         curve(name, sigma50: 0.01 * Double(k + 1), perSigma: 4, every: 6, label: "greedy(candidates=48, \"fast\")")
-            + outcomes(level: name, kind: "random", wins: k, of: 20)
+            + outcomes(level: name, kind: .random, wins: k, of: 20)
     }
 }
 
@@ -91,7 +91,7 @@ func awkwardOutcomes() -> [PlayedGame] {
         #expect(row.count == rows[0].count)
         #expect(row[0] == e.levelHash)
         #expect(row[1] == e.levelName)
-        #expect(row[2] == e.agentKind)
+        #expect(row[2] == e.agentKind.rawValue)
         #expect(row[3] == e.agentLabel)
         #expect(close(Double(row[4]), e.sigma, 5e-7))
         #expect(UInt64(row[5]) == e.seed)
@@ -147,9 +147,9 @@ func awkwardOutcomes() -> [PlayedGame] {
                 #expect(v(row, "sigma50_probability") == "")
             }
         }
-        if let greedy = r.atBestAim(kind: "greedy") {
+        if let greedy = r.atBestAim(kind: .greedy) {
             #expect(v(row, "greedy_agent") == greedy.agentLabel)
-            #expect(v(row, "greedy_games").flatMap(Int.init) == r.games(kind: "greedy"))
+            #expect(v(row, "greedy_games").flatMap(Int.init) == r.games(kind: .greedy))
             #expect(v(row, "greedy_episodes").flatMap(Int.init) == greedy.episodes)
             #expect(close(v(row, "greedy_win_low").flatMap(Double.init), greedy.winInterval.lowerBound))
             #expect(close(v(row, "greedy_win_high").flatMap(Double.init), greedy.winInterval.upperBound))

@@ -80,7 +80,7 @@ let trickyName = "<b>\"Tom & Jerry\"</b>"
 func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
     let eps = curve("Plain", sigma50: 0.035, perSigma: 6, every: 4) + random("Plain", wins: 3)
         + curve(trickyName, sigma50: 0.004, perSigma: 2, every: 8) + random(trickyName, wins: 0)
-        + outcomes(level: "Unplayed by greedy", kind: "linear", label: "linear(policy=a&b)", wins: 12, of: 20)
+        + outcomes(level: "Unplayed by greedy", kind: .linear, label: "linear(policy=a&b)", wins: 12, of: 20)
     let levels = ["hash-Plain": sampleLevel(name: "Plain"), "hash-" + trickyName: sampleLevel(name: trickyName)]
     return (DifficultyRater.rate(eps, options: RatingOptions(bands: true)), levels)
 }

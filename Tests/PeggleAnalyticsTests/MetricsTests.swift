@@ -9,12 +9,12 @@ func close(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-4) -> Bool {
 }
 
 /// `episodes` games of one agent at one sigma on one level, the first `wins` of them won.
-func outcomes(level: String, hash: String? = nil, kind: String = "greedy", label: String? = nil, sigma: Double = 0,
+func outcomes(level: String, hash: String? = nil, kind: AgentKind = .greedy, label: String? = nil, sigma: Double = 0,
               wins: Int, of episodes: Int, orangeTotal: Int = 10, truncated: Int = 0, firstSeed: UInt64 = 0) -> [PlayedGame] {
     (0..<episodes).map { k in
         let won = k < wins
         let playing = !won && k >= episodes - truncated
-        return PlayedGame(levelHash: hash ?? "hash-" + level, levelName: level, agentKind: kind, agentLabel: label ?? kind,
+        return PlayedGame(levelHash: hash ?? "hash-" + level, levelName: level, agentKind: kind, agentLabel: label ?? kind.rawValue,
                           seed: firstSeed + UInt64(k), sigma: sigma, status: won ? .won : playing ? .playing : .lost,
                           score: 1000 * (k + 1), shots: won ? 5 : 10, orangeCleared: won ? orangeTotal : orangeTotal / 2,
                           orangeTotal: orangeTotal, ballsUsed: won ? 4 : 10, gameSeconds: 12.5)
@@ -83,7 +83,7 @@ func outcomes(level: String, hash: String? = nil, kind: String = "greedy", label
     #expect(s.meanBallsUsedOnWins == 4)
     #expect(s.meanShotsToWin == 5)
     #expect(s.truncated == 2)
-    #expect(s.sigma == 0.02 && s.agentKind == "greedy")
+    #expect(s.sigma == 0.02 && s.agentKind == .greedy)
     let lost = AgentLevelStats(outcomes(level: "L", wins: 0, of: 4))
     #expect(lost.meanBallsUsedOnWins == nil && lost.meanShotsToWin == nil)
 }

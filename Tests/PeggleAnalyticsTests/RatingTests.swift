@@ -15,7 +15,7 @@ func curve(_ level: String, sigma50: Double, slope: Double = 4, perSigma: Int = 
 }
 
 func random(_ level: String, wins: Int, of episodes: Int = 20) -> [PlayedGame] {
-    outcomes(level: level, kind: "random", wins: wins, of: episodes)
+    outcomes(level: level, kind: .random, wins: wins, of: episodes)
 }
 
 /// Levels of known difficulty, hardest first as the rater must order them.
@@ -82,18 +82,19 @@ let rankingFixture: [PlayedGame] =
     }
 
     @Test func agentsAreListedByKindLabelAndSigma() {
-        let eps = outcomes(level: "L", kind: "linear", wins: 1, of: 2)
+        let eps = outcomes(level: "L", kind: .linear, wins: 1, of: 2)
             + outcomes(level: "L", sigma: 0.04, wins: 1, of: 2) + outcomes(level: "L", sigma: 0, wins: 2, of: 2)
             + outcomes(level: "L", sigma: 0.01, wins: 1, of: 2)
-            + outcomes(level: "L", kind: "random", wins: 0, of: 2)
-            + outcomes(level: "L", kind: "aardvark", wins: 0, of: 2)
+            + outcomes(level: "L", kind: .random, wins: 0, of: 2)
         let r = DifficultyRater.rate(eps)[0]
-        #expect(r.agents.map(\.agentKind) == ["random", "greedy", "greedy", "greedy", "linear", "aardvark"])
-        #expect(r.agents.filter { $0.agentKind == "greedy" }.map(\.sigma) == [0, 0.01, 0.04])
-        #expect(r.atBestAim(kind: "greedy")?.sigma == 0)
-        #expect(r.games(kind: "greedy") == 6)
-        #expect(r.atBestAim(kind: "linear")?.episodes == 2)
-        #expect(r.atBestAim(kind: "nobody") == nil && r.games(kind: "nobody") == 0)
+        #expect(r.agents.map(\.agentKind) == [.random, .greedy, .greedy, .greedy, .linear])
+        #expect(DifficultyRater.kindOrder == AgentKind.allCases)
+        #expect(r.agents.filter { $0.agentKind == .greedy }.map(\.sigma) == [0, 0.01, 0.04])
+        #expect(r.atBestAim(kind: .greedy)?.sigma == 0)
+        #expect(r.games(kind: .greedy) == 6)
+        #expect(r.atBestAim(kind: .linear)?.episodes == 2)
+        let greedyOnly = DifficultyRater.rate(outcomes(level: "G", wins: 1, of: 2))[0]
+        #expect(greedyOnly.atBestAim(kind: .linear) == nil && greedyOnly.games(kind: .linear) == 0)
     }
 
     @Test func otherDoubtsAreWarnedAbout() {
@@ -108,7 +109,7 @@ let rankingFixture: [PlayedGame] =
         #expect(pinned.skill?.agentLabel == "greedy(candidates=8)")
         #expect(pinned.skill?.fit.games == 7)
         // Rated by another kind: greedy games are then just another agent.
-        let byLinear = DifficultyRater.rate(curve("L", sigma50: 0.02), options: RatingOptions(skillAgentKind: "linear"))[0]
+        let byLinear = DifficultyRater.rate(curve("L", sigma50: 0.02), options: RatingOptions(skillAgentKind: .linear))[0]
         #expect(byLinear.tier == .unrated)
         #expect(byLinear.warnings.contains { $0.hasPrefix("no linear games") })
         #expect(DifficultyRater.rate([]).isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleGame
 import Testing
 import PeggleTestSupport
 
@@ -60,6 +61,43 @@ struct LevelCommandTests {
         let r = try CLI.run(["level", "validate"] + files)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count == files.count)
+    }
+
+    @Test("new --mode gives that mode with the level format's defaults, or the options given",
+          arguments: [
+              (["--mode", "dodge"], GameMode.dodge(shots: 5), "dodge: 5 clean shots", "none"),
+              ([], GameMode.classic(balls: 10), "classic, 10 balls", "none"),
+              (["--mode", "beat_the_score", "--power", "spooky"], GameMode.beatTheScore(targetScore: 50_000, timeLimit: 120),
+               "beat the score: 50000 in 120 s", "spooky"),
+              (["--mode", "beat_the_score", "--target-score", "7", "--time-limit", "30.5"],
+               GameMode.beatTheScore(targetScore: 7, timeLimit: 30.5), "beat the score: 7 in 30.5 s", "none"),
+              (["--mode", "classic", "--balls", "3", "--shots", "9", "--power", "kaboom"], GameMode.classic(balls: 3),
+               "classic, 3 balls", "kaboom"),
+          ])
+    func newModes(args: [String], mode: GameMode, summary: String, power: String) throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["level", "new", "Fresh"] + args, cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "created fresh.json: 'Fresh', \(summary), power \(power)\n")
+        let level = try LevelCodec.decode(try Data(contentsOf: dir.appendingPathComponent("fresh.json")))
+        #expect(level.mode == mode)
+        #expect(level.power.rawValue == power)
+    }
+
+    @Test("new refuses an unknown mode or power, and a mode field out of range, with exit code 2 and no file",
+          arguments: [
+              (["--mode", "siam"], "'siam'"), (["--power", "laser"], "'laser'"),
+              (["--mode", "dodge", "--shots", "0"], "mode: shots: 0 is outside 1...99"),
+              (["--balls", "100"], "mode: balls: 100 is outside 1...99"),
+          ])
+    func newRefuses(args: [String], message: String) throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["level", "new", "Fresh"] + args, cwd: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
     @Test("new, then edits: accepted edits rewrite the file, refused ones leave it byte for byte")

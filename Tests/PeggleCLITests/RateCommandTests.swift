@@ -146,9 +146,9 @@ struct RateCommandTests {
         let (countsA, rowsA, okA) = try contents(one), (countsB, rowsB, _) = try contents(two)
         #expect(okA && countsA == countsB && rowsA == rowsB)
         // Random plays 3 games at sigma 0 per level; greedy at most 12, at trial sigmas, seeds 0, 1, 2...
-        let greedy = rowsA.filter { $0.agentKind == "greedy" }
-        #expect(rowsA.filter { $0.agentKind == "random" }.count == 6)
-        #expect(rowsA.filter { $0.agentKind == "random" }.allSatisfy { $0.sigma == 0 })
+        let greedy = rowsA.filter { $0.agentKind == .greedy }
+        #expect(rowsA.filter { $0.agentKind == .random }.count == 6)
+        #expect(rowsA.filter { $0.agentKind == .random }.allSatisfy { $0.sigma == 0 })
         #expect(greedy.count <= 24 && greedy.allSatisfy { SkillModel.trialSigmas.contains($0.sigma) })
         for level in Set(greedy.map(\.levelHash)) {
             let seeds = greedy.filter { $0.levelHash == level }.map(\.seed).sorted()

@@ -29,7 +29,7 @@ import Testing
                 play: { job, first in
                     #expect(first == 0.1)
                     played.withLock { $0.append(job.seed) }
-                    return PlayedGame(levelHash: "", levelName: "", agentKind: "", agentLabel: "", seed: job.seed, sigma: job.sigma,
+                    return PlayedGame(levelHash: "", levelName: "", agentKind: .random, agentLabel: "", seed: job.seed, sigma: job.sigma,
                                       status: .lost, score: 0, shots: 1, orangeCleared: 0, orangeTotal: 1, ballsUsed: 1, gameSeconds: 1)
                 },
                 finished: { _, _ in },

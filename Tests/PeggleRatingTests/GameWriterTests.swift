@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct GameWriterTests {
     func game(seed: UInt64) -> PlayedGame {
-        PlayedGame(levelHash: "", levelName: "", agentKind: "", agentLabel: "", seed: seed, sigma: 0, status: .lost, score: 0,
+        PlayedGame(levelHash: "", levelName: "", agentKind: .random, agentLabel: "", seed: seed, sigma: 0, status: .lost, score: 0,
                    shots: 1, orangeCleared: 0, orangeTotal: 1, ballsUsed: 1, gameSeconds: 1)
     }
 
@@ -16,10 +16,10 @@ import Testing
     @Test func aRefusedBatchStopsTheRunWithoutAFinalProgress() throws {
         let store = try PeggleStore()
         let run = try store.beginRun(command: "test", configuration: "{}", engineVersion: "0")
-        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: "classic",
-                                                power: "none", pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
+        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: .classic,
+                                                power: .none, pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
                                                 zombie: 0, confusement: 0, blockCount: 0))
-        let agent = try store.agent(AgentRecord(kind: "random", parameters: "{}", label: "random"))
+        let agent = try store.agent(AgentRecord(kind: .random, parameters: "{}", label: "random"))
         let finals = Mutex<[Bool]>([])
         let writer = GameWriter(store: store, runID: run, batch: 2, stopAfterBatches: nil, progressInterval: 1000) { _, final in
             finals.withLock { $0.append(final) }
@@ -37,10 +37,10 @@ import Testing
     @Test func everyGameHandedOverIsCommittedAndTheEndIsReported() throws {
         let store = try PeggleStore()
         let run = try store.beginRun(command: "test", configuration: "{}", engineVersion: "0")
-        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: "classic",
-                                                power: "none", pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
+        let level = try store.level(LevelRecord(contentHash: "0000000000000001", name: "L", json: "{}", mode: .classic,
+                                                power: .none, pegCount: 1, blue: 0, orange: 1, green: 0, purple: 0,
                                                 zombie: 0, confusement: 0, blockCount: 0))
-        let agent = try store.agent(AgentRecord(kind: "random", parameters: "{}", label: "random"))
+        let agent = try store.agent(AgentRecord(kind: .random, parameters: "{}", label: "random"))
         let finals = Mutex<[Bool]>([])
         let writer = GameWriter(store: store, runID: run, batch: 3, stopAfterBatches: nil, progressInterval: 1000) { _, final in
             finals.withLock { $0.append(final) }

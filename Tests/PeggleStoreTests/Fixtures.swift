@@ -21,12 +21,12 @@ enum Fixture {
 
     static func level(_ i: Int, name: String? = nil) -> LevelRecord {
         LevelRecord(contentHash: String(format: "%016x", 0xabc0_0000 + i), name: name ?? "level \(i)",
-                    json: "{\"name\":\"level \(i)\"}", mode: "classic", power: "none", pegCount: 10 + i, blue: 5 + i,
+                    json: "{\"name\":\"level \(i)\"}", mode: .classic, power: .none, pegCount: 10 + i, blue: 5 + i,
                     orange: 3, green: 1, purple: 1, zombie: 0, confusement: 0, blockCount: i)
     }
 
     static func agent(_ i: Int, weightsHash: String? = nil) -> AgentRecord {
-        AgentRecord(kind: "greedy", parameters: "{\"candidates\":\(8 * (i + 1))}", weightsHash: weightsHash,
+        AgentRecord(kind: .greedy, parameters: "{\"candidates\":\(8 * (i + 1))}", weightsHash: weightsHash,
                     label: "greedy(candidates=\(8 * (i + 1)))")
     }
 
@@ -39,8 +39,8 @@ enum Fixture {
     }
 
     /// A game whose every number follows from its key, with `shotCount` shots. Its identity
-    /// (level hash and name, agent kind and label) is blank: the store fills it from the ids when
-    /// it reads the game back (see `outcome`).
+    /// (level hash and name, agent label) is blank and its agent kind a placeholder: the store
+    /// fills them from the ids when it reads the game back (see `outcome`).
     static func episode(run: Int64, level: Int64, agent: Int64, seed: UInt64, sigma: Double,
                         shotCount: Int = 3) -> Item {
         let won = seed % 3 == 0
@@ -51,19 +51,20 @@ enum Fixture {
             return PlayedShot(index: k, chosen: 0.1 * Double(k), angle: 0.1 * Double(k) + sigma / 2, hits: hits,
                               points: 10 * k, freeBalls: 0, caught: k == 1 ? 1 : 0, orangeCleared: k % 2, seconds: 4.5)
         }
-        let game = PlayedGame(levelHash: "", levelName: "", agentKind: "", agentLabel: "", seed: seed, sigma: sigma,
+        let game = PlayedGame(levelHash: "", levelName: "", agentKind: .random, agentLabel: "", seed: seed, sigma: sigma,
                               status: won ? .won : .lost, score: Int(seed % 10_000) * 10, shots: shotCount,
                               orangeCleared: won ? 3 : 1, orangeTotal: 3, ballsUsed: shotCount,
                               gameSeconds: Double(shotCount) * 4.5, shotLog: shots)
         return Item(game: game, levelID: level, agentID: agent, runID: run)
     }
 
-    /// `game` with its identity blanked, to compare what was read with what was inserted.
+    /// `game` with its identity blanked (the kind back to the placeholder), to compare what was
+    /// read with what was inserted.
     static func outcome(_ game: PlayedGame) -> PlayedGame {
         var g = game
         g.levelHash = ""
         g.levelName = ""
-        g.agentKind = ""
+        g.agentKind = .random
         g.agentLabel = ""
         return g
     }

@@ -34,7 +34,7 @@ import Testing
         let other = try store.agent(Fixture.agent(1))
         #expect(other != plain && other != weighted)
         var linear = Fixture.agent(0)
-        linear.kind = "linear"
+        linear.kind = .linear
         #expect(try store.agent(linear) != plain)
         #expect(try store.agents().count == 4)
         #expect(try store.agents().first { $0.id == plain }?.weightsHash == nil)

@@ -99,7 +99,7 @@ import Testing
         #expect(rows.map(\.seed) == [3, 1, 2, 1])
         let first = Fixture.episode(run: run, level: alpha, agent: agent, seed: 3, sigma: 0).game
         #expect(rows[0].levelHash == Fixture.level(1).contentHash)
-        #expect(rows[0].agentKind == "greedy")
+        #expect(rows[0].agentKind == .greedy)
         #expect(rows[0].agentLabel == Fixture.agent(0).label)
         #expect(Fixture.outcome(rows[0]) == first.withoutShots)
     }

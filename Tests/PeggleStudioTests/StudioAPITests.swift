@@ -233,6 +233,30 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         }
     }
 
+    @Test func switchingModeTakesTheNewModesDefaultsAndKeepsTheCurrentOnesOwn() async throws {
+        try await withStudio(try StudioFolder()) { client in
+            func mode(_ text: String, _ op: [String: Any]) async throws -> (text: String, mode: GameMode) {
+                let r = try json(try await edit(client, text, ["type": "settings"].merging(op) { $1 }).body)
+                let level = try #require(r["level"] as? String)
+                return (level, try LevelCodec.decode(Data(level.utf8)).mode)
+            }
+            let classic = LevelCodec.encode(Level(name: "Draft", mode: .classic(balls: 3)))
+            let dodge = try await mode(classic, ["mode": "dodge"])
+            #expect(dodge.mode == .dodge(shots: 5))
+            #expect(dodge.mode == GameModeKind.dodge.defaultMode)
+            #expect(try await mode(classic, ["mode": "beat_the_score"]).mode == .beatTheScore(targetScore: 50_000, timeLimit: 120))
+            #expect(try await mode(dodge.text, ["mode": "classic"]).mode == .classic(balls: 10))
+            // The same kind keeps its fields; a field alone changes the current mode.
+            #expect(try await mode(classic, ["mode": "classic"]).mode == .classic(balls: 3))
+            #expect(try await mode(dodge.text, ["shots": 9]).mode == .dodge(shots: 9))
+            let unknown = try await edit(client, classic, ["type": "settings", "mode": "siam"])
+            #expect(unknown.status == .badRequest)
+            #expect(try errorText(unknown) == "bad request: op.mode 'siam' is not classic, beat_the_score or dodge")
+            let config = try json(try await client.execute(uri: "/api/config", method: .get).body)
+            #expect(config["modes"] as? [String] == ["classic", "beat_the_score", "dodge"])
+        }
+    }
+
     @Test func aRefusedEditSaysWhyAsTheCLIDoesAndChangesNothing() async throws {
         try await withStudio(try StudioFolder()) { client in
             var level = Level(name: "Draft")

@@ -660,10 +660,12 @@ function fillSettings() {
   field("name").value = l.name;
   field("author").value = l.author || "";
   field("mode").value = m.type;
-  field("balls").value = m.balls || 10;
-  field("targetScore").value = m.target_score || 50000;
-  field("timeLimit").value = m.time_limit || 120;
-  field("shots").value = m.shots || 10;
+  // Only the mode's own fields are shown, and the level always has them (the server fills a
+  // new mode's defaults), so the page keeps no defaults of its own.
+  field("balls").value = m.balls ?? "";
+  field("targetScore").value = m.target_score ?? "";
+  field("timeLimit").value = m.time_limit ?? "";
+  field("shots").value = m.shots ?? "";
   field("power").value = l.power;
   field("purpleRoams").checked = l.purple_roams !== false;
   for (const lab of f.querySelectorAll("[data-for]")) lab.hidden = lab.dataset.for !== m.type;
