@@ -318,7 +318,7 @@ public final class ServeSession {
         guard let game = env.game else { throw EnvError(.notReset, "render: call reset first") }
         switch r.format {
         case .svg:
-            w.field("svg", renderSVG(game, env.lastShot.map { [$0] } ?? []))
+            w.field(r.format.rawValue, renderSVG(game, env.lastShot.map { [$0] } ?? []))
         case .ansi:
             w.field("text", TextRenderer.render(game))
         case .rgb:

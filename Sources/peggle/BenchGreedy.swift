@@ -40,7 +40,7 @@ extension Bench {
             }
             let m = runs.sorted { $0.seconds < $1.seconds }[runs.count / 2]
             var row: [String: Any] = [
-                "mode": "greedy", "level": lvl.name, "threads": t, "sigma": sigma, "decisions": states.count,
+                "mode": AgentKind.greedy.rawValue, "level": lvl.name, "threads": t, "sigma": sigma, "decisions": states.count,
                 "agent": agent.label, "simulations": m.sims, "seconds": Self.round(m.seconds, 4),
                 "decisions_per_s": Self.round(Double(states.count) / m.seconds, 1),
                 "ms_per_decision": Self.round(1000 * m.seconds / Double(states.count), 2),

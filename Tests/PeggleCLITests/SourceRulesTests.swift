@@ -1,0 +1,65 @@
+import Foundation
+import PeggleEnv
+import PeggleGame
+import PeggleServe
+import Testing
+import PeggleTestSupport
+
+/// Rules of the house that can be checked by reading the sources: each closed choice is one
+/// enum, so no Swift source spells one of its values as a string literal outside the file that
+/// declares it (comments and doc comments may name them).
+@Suite("Source rules")
+struct SourceRulesTests {
+    /// The closed choices, their values, and the one file each may spell them in.
+    static let choices: [(name: String, values: [String], home: String)] = [
+        ("game mode", GameModeKind.allCases.map(\.rawValue), "Sources/PeggleGame/GameModeKind.swift"),
+        ("agent kind", AgentKind.allCases.map(\.rawValue), "Sources/PeggleGame/PlayedGame.swift"),
+        ("error code", ErrorCode.allCases.map(\.rawValue), "Sources/PeggleEnv/EnvError.swift"),
+        ("render format", RenderFormat.allCases.map(\.rawValue), "Sources/PeggleServe/ServeRequests.swift"),
+    ]
+
+    /// Every Swift file under Sources/, by its path from the repository's root.
+    static func sources() throws -> [(path: String, text: String)] {
+        let root = Repository.url("Sources")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        return try files.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.map { url in
+            (String(url.path.dropFirst(Repository.root.path.count + 1)), try String(contentsOf: url, encoding: .utf8))
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// A line without its comment (the part from a `//` that is not inside a string).
+    static func code(_ line: Substring) -> Substring {
+        var inString = false, previous: Character = " "
+        for i in line.indices {
+            let c = line[i]
+            if c == "\"" && previous != "\\" { inString.toggle() }
+            if !inString && c == "/" && previous == "/" { return line[..<line.index(before: i)] }
+            previous = c
+        }
+        return line
+    }
+
+    @Test func noClosedChoiceIsSpelledOutsideItsEnum() throws {
+        let files = try Self.sources()
+        #expect(files.count > 100)
+        var found: [String] = []
+        for (path, text) in files {
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = Self.code(line)
+                for choice in Self.choices where path != choice.home {
+                    for value in choice.values where code.contains("\"\(value)\"") {
+                        found.append("\(path):\(n + 1): the \(choice.name) \"\(value)\"")
+                    }
+                }
+            }
+        }
+        #expect(found.isEmpty, "spell these through their enum: \(found.joined(separator: "; "))")
+    }
+
+    /// The check itself finds what it looks for (a test that cannot fail is a defect).
+    @Test func theCheckSeesALiteralAndSkipsComments() {
+        #expect(Self.code(#"let m = "dodge" // a "classic" note"#) == #"let m = "dodge" "#)
+        #expect(Self.code(#"let url = "http://x" + "y""#) == #"let url = "http://x" + "y""#)
+        #expect(Self.code("/// the \"greedy\" agent").trimmingCharacters(in: .whitespaces).isEmpty)
+    }
+}
