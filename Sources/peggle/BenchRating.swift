@@ -25,7 +25,7 @@ extension Bench {
         for t in counts {
             // The agents at their defaults (the greedy's screening from --screen).
             var tuning = try AgentOptions.parse([])
-            tuning.screen = screen
+            tuning.greedy.screen = screen
             let agents = try ratingAgents.split(separator: ",").map { try tuning.agent(String($0), threads: 1) }
             let config = RatingConfig(agents: agents, adaptive: AdaptiveSettings(budget: budget, precision: precision))
             let store: PeggleStore
