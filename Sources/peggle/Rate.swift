@@ -160,7 +160,7 @@ struct Rate: ParsableCommand {
         }
     }
 
-    /// The summary line, the levels skipped, and the exit code.
+    /// The summary line, the levels skipped or left to another run, and the exit code.
     private func report(_ summary: RatingRun.Summary, skipped: [(file: String, problem: String)]) throws {
         var line = "rated \(summary.levels) level\(summary.levels == 1 ? "" : "s") with \(summary.agents) agent"
             + "\(summary.agents == 1 ? "" : "s"): \(summary.added) games added, \(summary.alreadyStored) already stored, "
@@ -172,6 +172,10 @@ struct Rate: ParsableCommand {
         }
         printLine(line)
         for (file, problem) in skipped { FileHandle.standardError.write(Data("skipped \(file): \(problem)\n".utf8)) }
+        for (file, claim) in summary.leftToOtherRuns {
+            FileHandle.standardError.write(Data(("left \(file) to the peggle rate already rating it in \(db) (process "
+                + "\(claim.pid) on \(claim.host)); run the same command again after it ends to rate it here\n").utf8))
+        }
         if let reason = summary.stopReason { Foundation.exit(reason == .interrupted ? 130 : 3) }
         if !skipped.isEmpty {
             throw UserError("\(skipped.count) level\(skipped.count == 1 ? "" : "s") could not be rated (listed above); the others were")
