@@ -39,7 +39,7 @@ public struct ProcessIdentity: Sendable, Equatable, Hashable {
         guard pid > 0 else { return false }
         #if os(Linux)
         // The process whose id this is now, if any, must be the one that started then.
-        guard let now = Self.stat(of: pid) else { return false }
+        guard let now = Self.procStat(of: pid) else { return false }
         return !now.ended && (start.isEmpty || now.start == start)
         #else
         return kill(pid, 0) == 0 || errno == EPERM
@@ -47,10 +47,10 @@ public struct ProcessIdentity: Sendable, Equatable, Hashable {
     }
 
     /// Field 22 of /proc/PID/stat (the start time), nil when there is no such process.
-    static func startTime(of pid: Int32) -> String? { stat(of: pid)?.start }
+    static func startTime(of pid: Int32) -> String? { procStat(of: pid)?.start }
 
     /// The state and start time of a process from /proc/PID/stat; nil when there is none (or no /proc).
-    static func stat(of pid: Int32) -> (ended: Bool, start: String)? {
+    static func procStat(of pid: Int32) -> (ended: Bool, start: String)? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
