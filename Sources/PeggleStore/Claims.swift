@@ -51,8 +51,15 @@ public struct ProcessIdentity: Sendable, Equatable, Hashable {
 
     /// The state and start time of a process from /proc/PID/stat; nil when there is none (or no /proc).
     static func procStat(of pid: Int32) -> (ended: Bool, start: String)? {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
+        // Read with open(2) and read(2): /proc files say they are empty, so nothing that sizes
+        // the file first can be trusted with them. The line is well under 1 KiB.
+        let fd = open("/proc/\(pid)/stat", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
         // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
