@@ -174,7 +174,7 @@ struct Rate: ParsableCommand {
         for (file, problem) in skipped { FileHandle.standardError.write(Data("skipped \(file): \(problem)\n".utf8)) }
         for (file, claim) in summary.leftToOtherRuns {
             FileHandle.standardError.write(Data(("left \(file) to the peggle rate already rating it in \(db) (process "
-                + "\(claim.pid) on \(claim.host)); run the same command again after it ends to rate it here\n").utf8))
+                + "\(claim.pid) on \(claim.host)), which stores its games there\n").utf8))
         }
         if let reason = summary.stopReason { Foundation.exit(reason == .interrupted ? 130 : 3) }
         if !skipped.isEmpty {
