@@ -121,7 +121,7 @@ public final class RatingRun: @unchecked Sendable {
         let held = try store.claim(levels: levels.map(\.id), runID: runID)
         defer { try? store.releaseClaims(runID: runID) }
         let heldIDs = Set(held.map(\.levelID))
-        let mine = levels.indices.filter { !heldIDs.contains(levels[$0].id) }
+        let mine = self.levels.indices.filter { !heldIDs.contains(self.levels[$0].id) }
         var stored: [Key: [EpisodeKey: Bool]] = [:]
         for l in mine {
             for a in agents.indices {

@@ -1,6 +1,7 @@
 import Foundation
 import PeggleAgents
 import PeggleGame
+import PegglePhysics
 import PeggleStore
 import Synchronization
 import Testing
@@ -32,8 +33,7 @@ import Testing
         let firstResult = Mutex<Result<RatingRun.Summary, StoreError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            let result: Result<RatingRun.Summary, StoreError>
-            do { result = .success(try first.run()) } catch { result = .failure(error) }
+            let result = Result { () throws(StoreError) in try first.run() }
             firstResult.withLock { $0 = result }
             done.signal()
         }.start()
