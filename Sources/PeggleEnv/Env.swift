@@ -79,6 +79,8 @@ public struct PeggleEnv: Sendable {
     var noise = SeededGenerator(seed: 0)
     /// The encoder's buffers: the `pixels` encoder's rasteriser and picture, the `aim` encoder's scene.
     var scratch = EncoderScratch()
+    /// The learnability sampler's recent outcomes per level (procedural levels with that sampler only).
+    public private(set) var levelScores: LevelScores?
 
     /// An environment whose generator starts from `seed` (until a seeded reset).
     public init(config: EnvConfig, seed: UInt64 = 0) throws(EnvError) {
@@ -130,6 +132,7 @@ public struct PeggleEnv: Sendable {
         } else {
             generated = nil
         }
+        if let p = config.procedural, p.sampler == .learnability { levelScores = LevelScores(levels: p.numLevels) }
     }
 
     public var observationSpace: Space { encoder.space }
@@ -157,11 +160,21 @@ public struct PeggleEnv: Sendable {
         if let seed {
             rng = SeededGenerator(seed: seed)
             cursor = config.cycleStart == .seed && !fresh.isEmpty ? Int(seed % UInt64(fresh.count)) : 0
+            // A seeded reset starts the learnability sampler afresh too, so the same seed and
+            // actions give the same levels whatever was played before.
+            if let p = config.procedural, p.sampler == .learnability { levelScores = LevelScores(levels: p.numLevels) }
         }
         let chosen: Int
         var g: GameState
         if let p = config.procedural {
-            let s = level.map { p.seed(ofIndex: $0) } ?? p.drawSeed(&rng)
+            let s: UInt64
+            if let level {
+                s = p.seed(ofIndex: level)
+            } else if let scores = levelScores {
+                s = p.seed(ofIndex: scores.draw(&rng))
+            } else {
+                s = p.drawSeed(&rng)
+            }
             g = newGame(p, seed: s)
             chosen = Int(s - UInt64(p.startLevel))
             levelSeed = s
@@ -251,6 +264,7 @@ public struct PeggleEnv: Sendable {
         let terminated = after.isOver
         let truncated = !terminated && shots >= config.maxShots
         isDone = terminated || truncated
+        if isDone && levelScores != nil { levelScores!.record(levelIndex, won: after.status == .won) }
         observe(into: obs)
         var info = summary()
         info.shot = .init(angle: angle, firedAngle: fired, hits: shot.hits, points: shot.points, freeBalls: shot.freeBalls,

@@ -17,6 +17,8 @@ public struct ProceduralLevels: Sendable, Equatable {
     public var templates: [LevelTemplate]
     /// Replaces every generated level's own mode, when set.
     public var mode: GameMode?
+    /// How a reset draws the next level seed.
+    public var sampler = LevelSamplerKind.uniform
 
     public init(numLevels: Int = 0, startLevel: Int = 0, distribution: LevelDistribution = .hard,
                 templates: [LevelTemplate] = LevelTemplate.allCases, mode: GameMode? = nil) {
@@ -38,6 +40,10 @@ public struct ProceduralLevels: Sendable, Equatable {
             return "start_level + num_levels is \(UInt64(startLevel) + UInt64(numLevels)); level seeds must stay below 2^63"
         }
         if templates.isEmpty { return "no templates to draw levels from" }
+        if sampler == .learnability && !(1...LevelScores.maxLevels).contains(numLevels) {
+            return "level_sampler learnability needs num_levels in 1...\(LevelScores.maxLevels) (it keeps each level's "
+                + "win rate); num_levels is \(numLevels)"
+        }
         return nil
     }
 

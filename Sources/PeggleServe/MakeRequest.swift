@@ -30,7 +30,7 @@ public struct MakeRequest: Sendable {
     }
 
     /// The fields that ask for procedural levels, in the order refusals name them.
-    static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
+    static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates", "level_sampler"]
 
     /// Every field of `make`, in the order a refusal lists them (and the spec reports them).
     static var options: [MakeOption] {
@@ -65,6 +65,9 @@ public struct MakeRequest: Sendable {
             .choice("distribution_mode", \.procedural.distribution, "procedural levels: easy or hard",
                     onlyIf: notWithFiles("distribution_mode")),
             .templates,
+            .choice("level_sampler", \.procedural.sampler,
+                    "procedural levels: uniform, or learnability (levels weighted by p(1-p) of their recent win rate)",
+                    onlyIf: notWithFiles("level_sampler")),
             .number("aim_noise", \.config.aimNoise, EnvConfig.aimNoiseRange,
                     "radians: the standard deviation of the Gaussian added to every shot's aim"),
             .choice("bucket_start", \.config.bucketStart, "centre, or random (a seeded phase of its cycle)"),

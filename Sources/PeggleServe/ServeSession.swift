@@ -256,6 +256,7 @@ public final class ServeSession {
             w.beginArray()
             for t in p.templates { w.string(t.rawValue) }
             w.endArray()
+            w.field("level_sampler", p.sampler.rawValue)
             w.endObject()
         }
         try spaces(&w)

@@ -3,8 +3,43 @@ import Foundation
 import PeggleAgents
 import PeggleGame
 
+/// Options that make the built-in agents from their names, checked before the first is made.
+protocol AgentMaker {
+    func check() throws
+    func agent(_ spec: AgentSpec, threads: Int) throws -> any Agent
+}
+
 /// Options that choose and tune the built-in agents (`play --agent`, `rate --agents`).
-struct AgentOptions: ParsableArguments {
+struct AgentOptions: ParsableArguments, AgentMaker {
+    @OptionGroup var greedy: GreedyTuning
+
+    @Option(help: "Worker threads (default: the machine's cores).")
+    var threads: Int?
+
+    var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Checked in `run()` (not `validate()`), so bad values get our message and exit code 2.
+    func check() throws {
+        try greedy.check()
+        if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
+    }
+
+    /// The agent named by `spec`, tuned by these options.
+    func agent(_ spec: AgentSpec, threads: Int = 1) throws -> any Agent {
+        try check()
+        return try greedy.agent(spec, threads: threads)
+    }
+
+    /// The agent named by `text` ("random", "greedy" or "linear:FILE").
+    func agent(_ text: String, threads: Int = 1) throws -> any Agent {
+        try check()
+        return try agent(AgentSpec.parse(text), threads: threads)
+    }
+}
+
+/// How the greedy agent searches: its own group, so `bench greedy` and `bench rating`, which
+/// take thread counts of their own, tune it with the same options as `play` and `rate`.
+struct GreedyTuning: ParsableArguments, AgentMaker {
     @Option(help: "Greedy: angles in the coarse sweep over the aim range.")
     var candidates = 48
 
@@ -17,12 +52,6 @@ struct AgentOptions: ParsableArguments {
     @Option(help: "Greedy: under aim noise, value only the best 1/N of each round's candidates on every sample, after a two-sample screen (0: no screening).")
     var screen = GreedyAgent.defaultScreen
 
-    @Option(help: "Worker threads (default: the machine's cores).")
-    var threads: Int?
-
-    var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
-
-    /// Checked in `run()` (not `validate()`), so bad values get our message and exit code 2.
     func check() throws {
         guard candidates >= 2 && candidates <= 10_000 else {
             throw UserError("--candidates: \(candidates) is outside 2...10000")
@@ -30,7 +59,6 @@ struct AgentOptions: ParsableArguments {
         _ = try refineSpec()
         guard samples >= 1 && samples <= 1000 else { throw UserError("--samples: \(samples) is outside 1...1000") }
         guard screen >= 0 && screen <= 1000 else { throw UserError("--screen: \(screen) is outside 0...1000") }
-        if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
     }
 
     func refineSpec() throws -> (rounds: Int, perRound: Int) {
@@ -41,25 +69,22 @@ struct AgentOptions: ParsableArguments {
         return (r, n)
     }
 
-    /// The agent named by `spec`, tuned by these options.
+    /// The greedy agent these options describe, searching on `threads` threads.
+    func greedyAgent(threads: Int) throws -> GreedyAgent {
+        try check()
+        let (r, n) = try refineSpec()
+        return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, screen: screen,
+                           threads: threads)
+    }
+
+    /// The agent named by `spec`, the greedy one tuned by these options.
     func agent(_ spec: AgentSpec, threads: Int = 1) throws -> any Agent {
         try check()
         switch spec {
-        case .random:
-            return RandomAgent()
-        case .greedy:
-            let (r, n) = try refineSpec()
-            return GreedyAgent(candidates: candidates, refineRounds: r, refineCandidates: n, noiseSamples: samples, screen: screen,
-                               threads: threads)
-        case let .linear(file):
-            return try LinearAgentLoader.load(file)
+        case .random: return RandomAgent()
+        case .greedy: return try greedyAgent(threads: threads)
+        case let .linear(file): return try LinearAgentLoader.load(file)
         }
-    }
-
-    /// The agent named by `text` ("random", "greedy" or "linear:FILE").
-    func agent(_ text: String, threads: Int = 1) throws -> any Agent {
-        try check()
-        return try agent(AgentSpec.parse(text), threads: threads)
     }
 }
 

@@ -92,6 +92,13 @@ extension Double: ListElement {
     }
 }
 
+extension Int: ListElement {
+    static func element(_ text: String) throws(ElementRefusal) -> Int {
+        guard let v = Int(text) else { throw ElementRefusal(reason: "'\(text)' is not a whole number") }
+        return v
+    }
+}
+
 extension String: ListElement {
     static func element(_ text: String) throws(ElementRefusal) -> String { text }
 }

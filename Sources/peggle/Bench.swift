@@ -1,204 +1,75 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import PeggleAgents
 import PeggleGame
-import PeggleRating
 
-/// `peggle bench --scene grid`: physics and full-game throughput on the shared benchmark scene.
+/// `peggle bench <workload>`: one subcommand per benchmark, each in its own file, each writing
+/// typed rows through `BenchOutput`. Adding a benchmark is a file and a line in `benchmarks`.
 struct Bench: ParsableCommand {
+    /// Every benchmark, in the order the help lists them (Box2D's `benchmarks[]` plays this role).
+    static var benchmarks: [any LegacyBench.Type] {
+        [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
+         BenchGenerate.self]
+    }
+
     static let configuration = CommandConfiguration(
-        abstract: "Measure simulation speed on the benchmark scene (Levels/bench-grid.json).",
-        discussion: "Physics only: N shots at angles spread over [-1.3, 1.3], pegs never removed, no bucket, "
-            + "each until the ball falls below y = 620 or 30 s (the scene of the pymunk and Box2D comparison in docs/performance.md). "
-            + "Full game: shots/10 complete classic games with every rule on (episode e: seed e, the same "
-            + "angles taken in turn from offset 7e). "
-            + "Build with `swift build -c release` before measuring.")
+        abstract: "Measure how fast the simulator, the environments, the agents, the renderers, the rater and the generator run.",
+        discussion: "Build with `swift build -c release` before measuring; docs/performance.md has today's figure of each "
+            + "workload and the command that measured it. `peggle bench` alone runs `bench physics`.",
+        subcommands: benchmarks.map { $0 as any ParsableCommand.Type },
+        defaultSubcommand: BenchPhysics.self)
+}
 
-    @Option(help: "Scene to run (grid is the only one).")
-    var scene = "grid"
+// MARK: The options the benchmarks share
 
-    @Option(help: "Level file of the scene.")
+/// The level a workload plays and how many times it is measured.
+struct BenchLevel: ParsableArguments {
+    @Option(help: "Level file of the workload.")
     var level = "Levels/bench-grid.json"
 
-    @Option(help: "Shots per run.")
-    var shots = 400
-
-    @Option(help: "Thread counts, comma-separated (e.g. 1,2).")
-    var threads = "1"
-
-    @Option(help: "Runs per thread count; the median is reported.")
+    @Option(help: "Runs of each measurement; the median is reported.")
     var `repeat` = 3
 
-    @Option(help: "Also write one CSV row per thread count to this file.")
-    var csv: String?
-
-    @Flag(help: "Print one JSON object per thread count.")
-    var json = false
-
-    @Flag(help: "Measure a VectorEnv in process instead: shots per second over --envs environments.")
-    var vector = false
-
-    @Flag(help: "Measure the same VectorEnv workload through a real `peggle serve` pipe (observations as --obs-encoding).")
-    var serve = false
-
-    @Option(help: "Observation encoding for --serve: f32 (a binary frame after each reply line) or b64f32 (base64 in the line).")
-    var obsEncoding = "f32"
-
-    @Flag(help: "Measure the greedy agent's search instead: time per decision, candidate shots simulated per second.")
-    var greedy = false
-
-    @Option(help: "Greedy under noise (--greedy): value only the best 1/N candidates on every sample after a two-sample screen (0: off).")
-    var screen = GreedyAgent.defaultScreen
-
-    @Flag(help: "With --greedy and --sigma above 0: also make every decision without screening and count the same choices.")
-    var compareUnscreened = false
-
-    @Option(help: "Decisions for --greedy.")
-    var decisions = 40
-
-    @Option(help: "Aim noise the greedy agent plans for with --greedy, radians (above 0: 8 shots per candidate).")
-    var sigma = 0.0
-
-    @Flag(help: "Measure drawing one mid-game frame instead: the rasteriser (rgb) and the SVG renderer, ms per frame.")
-    var render = false
-
-    @Option(help: "Frames per run for --render.")
-    var renders = 200
-
-    @Option(help: "Picture width for --render, pixels (default: the rasteriser's, one pixel per board unit).")
-    var width: Int?
-
-    @Flag(help: "Measure a whole rating run instead (adaptive method, default precision) of --rating-levels: levels per hour.")
-    var rating = false
-
-    @Option(help: "Levels for --rating: a folder (its *.json but bench-grid.json) or comma-separated files.")
-    var ratingLevels = "Levels"
-
-    @Option(help: "Agents for --rating, comma-separated.")
-    var ratingAgents = "random,greedy,linear:Agents/linear.json"
-
-    @Option(help: "Greedy games per level at most, for --rating.")
-    var budget = AdaptiveSettings.defaultBudget
-
-    @Option(help: "Precision factor for --rating.")
-    var precision = AdaptiveSettings.defaultPrecision
-
-    @Flag(help: "Measure the level generator instead: microseconds per level, per new game, per reset with procedural levels.")
-    var generate = false
-
-    @Option(help: "Levels per distribution for --generate.")
-    var generateLevels = 2000
-
-    @Option(help: "Environments for --vector and --serve.")
-    var envs = 64
-
-    @Option(help: "Batched steps per run for --vector and --serve.")
-    var batches = 40
-
-    func run() throws {
-        guard scene == "grid" else { throw UserError("--scene: unknown scene '\(scene)' (expected grid)") }
-        guard shots >= 2 else { throw UserError("--shots: \(shots) is too few; give at least 2") }
+    func load() throws -> Level {
         guard `repeat` >= 1 else { throw UserError("--repeat: \(`repeat`) must be at least 1") }
-        guard envs >= 1 && envs <= 4096 else { throw UserError("--envs: \(envs) is outside 1...4096") }
-        guard batches >= 1 else { throw UserError("--batches: \(batches) must be at least 1") }
-        guard obsEncoding == "f32" || obsEncoding == "b64f32" else {
-            throw UserError("--obs-encoding: '\(obsEncoding)' is not f32 or b64f32")
-        }
-        let counts = try threads.split(separator: ",").map { part -> Int in
-            guard let t = Int(part), t >= 1, t <= 256 else {
-                throw UserError("--threads: '\(part)' is not a thread count from 1 to 256")
-            }
+        return try Files.loadLevel(level)
+    }
+}
+
+/// The thread counts a workload is measured at, one row each.
+struct BenchThreads: ParsableArguments {
+    @Option(help: "Thread counts, comma-separated (e.g. 1,2).")
+    var threads = CommaList<Int>([1])
+
+    func counts() throws -> [Int] {
+        try threads.map("--threads", message: { _, text, _ in "'\(text)' is not a thread count from 1 to 256" }) { _, text, t in
+            guard (1...256).contains(t) else { throw UserError("--threads: '\(text)' is not a thread count from 1 to 256") }
             return t
         }
-        let lvl = try Files.loadLevel(level)
-        guard decisions >= 1 else { throw UserError("--decisions: \(decisions) must be at least 1") }
-        guard sigma.isFinite && sigma >= 0 else { throw UserError("--sigma: \(sigma) must be a number >= 0 (radians)") }
-        guard renders >= 1 else { throw UserError("--renders: \(renders) must be at least 1") }
-        guard budget >= 1, precision > 1 else { throw UserError("--budget must be at least 1 and --precision above 1") }
-        guard generateLevels >= 1 else { throw UserError("--generate-levels: \(generateLevels) must be at least 1") }
-        let rows = generate ? try runGenerate() : rating ? try runRating(counts) : render ? try runRender(lvl) : greedy ? try runGreedy(lvl, counts) : vector || serve ? try runEnvironments(lvl, counts) : try runScene(lvl, counts)
-        if let csv {
-            let cols = generate
-                ? ["mode", "distribution", "levels", "mean_pegs", "us_per_level", "us_per_validate", "us_per_new_game",
-                   "us_per_reset_generated", "us_per_reset_kept", "us_per_reset_file", "us_per_episode"]
-                : rating
-                ? ["mode", "levels", "threads", "budget", "precision", "seconds", "cpu_seconds", "games", "levels_per_hour"]
-                : render
-                ? ["mode", "width", "height", "renders", "ms_per_rgb_render", "ms_per_svg_render"]
-                : greedy
-                ? ["mode", "threads", "sigma", "decisions", "simulations", "seconds", "ms_per_decision", "simulations_per_s"]
-                : vector || serve
-                ? ["mode", "envs", "threads", "batches", "shots", "seconds", "shots_per_s"]
-                : ["threads", "shots", "steps", "seconds", "steps_per_s", "shots_per_s", "mean_steps_per_shot",
-                   "game_shots_per_s", "game_mean_steps_per_shot"]
-            let text = ([cols.joined(separator: ",")] + rows.map { r in cols.map { "\(r[$0]!)" }.joined(separator: ",") })
-                .joined(separator: "\n") + "\n"
-            try Files.write(text, to: csv)
-        }
     }
+}
 
-    /// Physics and full-game throughput on the scene, per thread count.
-    func runScene(_ lvl: Level, _ counts: [Int]) throws -> [[String: Any]] {
-        let rules = Rules()
-        let angles = Benchmarks.gridAngles(shots)
-        var rows: [[String: Any]] = []
-        for t in counts {
-            var physics: [Run] = []
-            var game: [Run] = []
-            let episodes = max(1, shots / 10)
-            for _ in 0..<`repeat` {
-                physics.append(try Self.timed(threads: t, count: angles.count) { range in
-                    let steps = Benchmarks.physicsSteps(level: lvl, rules: rules, angles: angles[range])
-                    return Run(shots: range.count, steps: steps, seconds: 0)
-                })
-                game.append(try Self.timed(threads: t, count: episodes) { range in
-                    let r = try Benchmarks.gameEpisodes(level: lvl, rules: rules, episodes: range, angles: angles)
-                    return Run(shots: r.shots, steps: r.steps, seconds: 0)
-                })
-            }
-            let p = Self.median(physics), g = Self.median(game)
-            let row: [String: Any] = [
-                "engine": "peggle-gym \(PeggleGym.version)", "scene": scene, "pegs": lvl.pegs.count,
-                "shots": shots, "threads": t, "repeat": `repeat`, "cores": ProcessInfo.processInfo.activeProcessorCount,
-                "steps": p.steps, "seconds": Self.round(p.seconds, 4),
-                "steps_per_s": Self.round(Double(p.steps) / p.seconds, 1),
-                "shots_per_s": Self.round(Double(shots) / p.seconds, 1),
-                "mean_steps_per_shot": Self.round(Double(p.steps) / Double(shots), 1),
-                "steps_per_s_runs": physics.map { Self.round(Double($0.steps) / $0.seconds, 1) },
-                "game_shots_per_s_runs": game.map { Self.round(Double($0.shots) / $0.seconds, 1) },
-                "game_episodes": episodes, "game_shots": g.shots, "game_steps": g.steps,
-                "game_seconds": Self.round(g.seconds, 4),
-                "game_shots_per_s": Self.round(Double(g.shots) / g.seconds, 1),
-                "game_mean_steps_per_shot": Self.round(Double(g.steps) / Double(g.shots), 1),
-            ]
-            rows.append(row)
-            if json {
-                printLine(JSON.text(row))
-            } else {
-                printLine("threads \(t): physics \(row["steps_per_s"]!) steps/s, \(row["shots_per_s"]!) shots/s, "
-                    + "\(row["mean_steps_per_shot"]!) steps/shot; full game \(row["game_shots_per_s"]!) shots/s "
-                    + "(median of \(`repeat`))")
-            }
-        }
-        return rows
-    }
+// MARK: Timing (the clock is the executable's: the libraries' workloads never read it)
 
+enum BenchClock {
     /// Work done by one run: shots, fixed steps, wall seconds.
     struct Run {
         var shots: Int, steps: Int, seconds: Double
     }
 
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func seconds(since start: UInt64) -> Double { Double(now() - start) / 1e9 }
+
     /// Runs `work` on `threads` contiguous chunks of `0..<count` at once; sums and wall time.
     static func timed(threads: Int, count: Int, _ work: @Sendable (Range<Int>) throws -> Run) throws -> Run {
         let chunks = Parallel.chunkCount(count, threads: threads, chunksPerThread: 1)
         let results = Results(count: chunks)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = now()
         Parallel.forEachChunk(count, threads: threads, chunksPerThread: 1) { c, range in
             results.set(c, Result { try work(range) })
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var total = Run(shots: 0, steps: 0, seconds: seconds)
+        var total = Run(shots: 0, steps: 0, seconds: seconds(since: start))
         for r in results.values {
             let run = try r!.get()
             total.shots += run.shots
@@ -216,16 +87,106 @@ struct Bench: ParsableCommand {
         let f = pow(10, Double(places))
         return (v * f).rounded() / f
     }
+
+    /// CPU time of this process so far (user + system), seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let t = usage.ru_utime, s = usage.ru_stime
+        return Double(t.tv_sec) + Double(t.tv_usec) / 1e6 + Double(s.tv_sec) + Double(s.tv_usec) / 1e6
+    }
+
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Per-chunk results, each slot written by exactly one thread.
+    final class Results: @unchecked Sendable {
+        private(set) var values: [Result<Run, Error>?]
+        private let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ r: Result<Run, Error>) {
+            lock.lock()
+            values[i] = r
+            lock.unlock()
+        }
+    }
 }
 
-/// Per-thread results, each slot written by exactly one thread.
-final class Results: @unchecked Sendable {
-    private(set) var values: [Result<Bench.Run, Error>?]
-    private let lock = NSLock()
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<Bench.Run, Error>) {
-        lock.lock()
-        values[i] = r
-        lock.unlock()
+// MARK: The old form, kept for one release
+
+/// A benchmark that the single `bench` command of earlier releases ran with a mode flag
+/// (`peggle bench --vector ...`); `Bench.legacy` rewrites that form into the subcommand's.
+protocol LegacyBench: ParsableCommand {
+    /// Its mode flag in the old form, or nil for the workload the old form ran without one.
+    static var legacyFlag: String? { get }
+    /// The old options it used and how each is spelled now. The old command took every option
+    /// with every mode and ignored the ones the mode did not use; those are dropped, with a warning.
+    static var legacyOptions: [String: LegacySpelling] { get }
+}
+
+enum LegacySpelling: Equatable {
+    case same
+    case renamed(String)
+    /// A comma-separated list of level files, now the subcommand's arguments.
+    case arguments
+}
+
+extension Bench {
+    /// Every flag of the old command (they take no value).
+    static let legacyFlags: Set<String> = [
+        "--json", "--vector", "--serve", "--greedy", "--render", "--rating", "--generate", "--compare-unscreened",
+    ]
+    /// Every option of the old command that takes a value.
+    static let legacyValueOptions: Set<String> = [
+        "--scene", "--level", "--shots", "--threads", "--repeat", "--csv", "--obs-encoding", "--screen", "--decisions",
+        "--sigma", "--renders", "--width", "--rating-levels", "--rating-agents", "--budget", "--precision", "--generate-levels",
+        "--envs", "--batches",
+    ]
+
+    static func name(_ bench: any LegacyBench.Type) -> String { bench.configuration.commandName ?? "" }
+
+    /// `arguments` (the command line after `peggle`) in the subcommand form when they are the old
+    /// form, `bench` with a mode flag, and the warnings to print; nil otherwise. Anything that is
+    /// not an option of the old command is passed on as it is, for the parser to judge.
+    static func legacy(_ arguments: [String]) throws -> (arguments: [String], warnings: [String])? {
+        guard arguments.first == "bench" else { return nil }
+        let rest = Array(arguments.dropFirst())
+        // The new form names its benchmark first.
+        if let first = rest.first, benchmarks.contains(where: { name($0) == first }) { return nil }
+        let given = benchmarks.filter { b in b.legacyFlag.map { rest.contains($0) } ?? false }
+        guard let bench = given.first, let flag = bench.legacyFlag else { return nil }
+        guard given.count == 1 else {
+            throw UserError("\(given.compactMap { $0.legacyFlag }.joined(separator: ", ")): give one benchmark, "
+                + "e.g. peggle bench \(name(bench)) (the flags are deprecated)")
+        }
+        var options: [String] = [], files: [String] = [], ignored: [String] = []
+        var i = 0
+        while i < rest.count {
+            let token = rest[i]
+            i += 1
+            if token == flag { continue }
+            // `--name value` or `--name=value`.
+            let parts = token.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let option = parts[0]
+            guard legacyFlags.contains(option) || legacyValueOptions.contains(option) else {
+                options.append(token)
+                continue
+            }
+            var value = parts.count == 2 ? parts[1] : nil
+            if legacyValueOptions.contains(option) && value == nil {
+                // A missing value: the subcommand's parser says so, if it takes the option.
+                if i < rest.count { value = rest[i]; i += 1 }
+            }
+            switch bench.legacyOptions[option] {
+            case nil: ignored.append(option)
+            case .same: options += [option] + (value.map { [$0] } ?? [])
+            case let .renamed(new): options += [new] + (value.map { [$0] } ?? [])
+            case .arguments: files += (value ?? "").split(separator: ",").map(String.init)
+            }
+        }
+        var warnings = ["`peggle bench \(flag)` is deprecated; use `peggle bench \(name(bench))`"]
+        if !ignored.isEmpty {
+            warnings.append("\(ignored.joined(separator: ", ")): not used by `peggle bench \(name(bench))`; ignored, as before")
+        }
+        return (["bench", name(bench)] + files + options, warnings)
     }
 }

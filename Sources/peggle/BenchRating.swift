@@ -1,73 +1,93 @@
+import ArgumentParser
 import Foundation
 import PeggleAgents
 import PeggleGame
 import PeggleRating
 import PeggleStore
 
-extension Bench {
-    /// `bench --rating`: a whole rating run (the adaptive method, every agent, default precision)
-    /// of the levels in `--rating-levels` into an in-memory database: levels per hour.
-    func runRating(_ counts: [Int]) throws -> [[String: Any]] {
-        let folder = ratingLevels
-        var isDir: ObjCBool = false
-        var files: [String]
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue {
-            files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }
-                .sorted().map { (folder as NSString).appendingPathComponent($0) }
-        } else {
-            files = folder.split(separator: ",").map(String.init)
+/// `peggle bench rating`: a whole rating run into an in-memory database, with the options of
+/// `peggle rate` (one group), measured at each thread count: levels per hour.
+struct BenchRating: LegacyBench {
+    static let configuration = CommandConfiguration(
+        commandName: "rating",
+        abstract: "A whole rating run (by default the adaptive method, every agent, default precision): levels per hour.",
+        discussion: "The levels are rated as `peggle rate` rates them with the same options, into an in-memory database "
+            + "(nothing is written), once per thread count; wall and CPU seconds, games and how each level stopped.")
+
+    static let legacyFlag: String? = "--rating"
+    static let legacyOptions: [String: LegacySpelling] = [
+        "--rating-levels": .arguments, "--rating-agents": .renamed("--agents"), "--budget": .same, "--precision": .same,
+        "--screen": .same, "--threads": .same, "--csv": .same, "--json": .same,
+    ]
+
+    @Argument(help: "Level files, or folders whose *.json files are levels (bench-grid.json, the physics scene, is left out).")
+    var levels: [String] = ["Levels"]
+
+    @OptionGroup var rating: RateOptions
+
+    @OptionGroup var greedy: GreedyTuning
+
+    @OptionGroup var threads: BenchThreads
+
+    @OptionGroup var output: BenchOutputOptions
+
+    /// One row per thread count.
+    struct Row: BenchRow {
+        struct Columns: Encodable {
+            var mode: String, levels: Int, threads: Int, budget: Int, precision: Double, seconds: Double, cpuSeconds: Double
+            var games: Int, levelsPerHour: Double
         }
+        struct Extra: Encodable {
+            var agents: [String], gamesPerKind: [String: Int], gamesPerS: Double
+            /// Levels by how their measurement stopped.
+            var stops: [String: Int]
+            var cores: Int
+        }
+        var columns: Columns
+        var extra: Extra
+    }
+
+    func run() throws {
+        let counts = try threads.counts()
+        let settings = try rating.settings()
+        let agents = try rating.agentList(greedy)
+        var files = try Files.levelFiles(levels)
         // The physics benchmark scene is not a level anyone rates.
         files.removeAll { ($0 as NSString).lastPathComponent == "bench-grid.json" }
-        guard !files.isEmpty else { throw UserError("--rating-levels: \(folder) names no level file") }
-        let levels = try files.map { ($0, try Files.loadLevel($0)) }
-        var rows: [[String: Any]] = []
+        guard !files.isEmpty else {
+            throw UserError("\(levels.joined(separator: ", ")): no level to rate (bench-grid.json, the physics scene, is left out)")
+        }
+        let loaded = try files.map { ($0, try Files.loadLevel($0)) }
+        var out = try BenchOutput<Row>(output)
+        let round = BenchClock.round
         for t in counts {
-            // The agents at their defaults (the greedy's screening from --screen).
-            var tuning = try AgentOptions.parse([])
-            tuning.screen = screen
-            let agents = try ratingAgents.split(separator: ",").map { try tuning.agent(String($0), threads: 1) }
-            let config = RatingConfig(agents: agents, adaptive: AdaptiveSettings(budget: budget, precision: precision))
+            let config = rating.config(settings, agents: agents)
             let store: PeggleStore
             do { store = try PeggleStore() } catch { throw UserError("\(error)") }
-            let before = Self.cpuSeconds()
-            let run: RatingRun
-            do {
-                run = try RatingRun(store: store, levels: levels, config: config, command: "bench --rating", threads: t)
-            } catch { throw UserError("\(error)") }
+            let before = BenchClock.cpuSeconds()
             let summary: RatingRun.Summary
-            do { summary = try run.run() } catch { throw UserError("\(error)") }
-            let cpu = Self.cpuSeconds() - before
+            do {
+                summary = try RatingRun(store: store, levels: loaded, config: config, command: "bench rating", threads: t).run()
+            } catch { throw UserError("\(error)") }
+            let cpu = BenchClock.cpuSeconds() - before
             let games: [PlayedGame]
             do { games = try store.games() } catch { throw UserError("\(error)") }
             var perKind: [String: Int] = [:]
             for g in games { perKind[g.agentKind.rawValue, default: 0] += 1 }
             var stops: [String: Int] = [:]
             for m in summary.measurements { stops[m.measurement.stop?.rawValue ?? "unfinished", default: 0] += 1 }
-            let row: [String: Any] = [
-                "mode": "rating", "levels": levels.count, "threads": t, "agents": agents.map(\.label),
-                "budget": budget, "precision": precision, "seconds": Self.round(summary.seconds, 2),
-                "cpu_seconds": Self.round(cpu, 2), "games": games.count, "games_per_kind": perKind,
-                "levels_per_hour": Self.round(Double(levels.count) * 3600 / summary.seconds, 0),
-                "games_per_s": Self.round(Double(games.count) / summary.seconds, 1), "stops": stops,
-                "cores": ProcessInfo.processInfo.activeProcessorCount,
-            ]
-            rows.append(row)
-            if json { printLine(JSON.text(row)) } else {
-                printLine("threads \(t): rated \(levels.count) levels in \(row["seconds"]!) s (\(row["cpu_seconds"]!) s of CPU): "
-                    + "\(row["levels_per_hour"]!) levels/hour, \(games.count) games (" + perKind.sorted { $0.key < $1.key }
-                        .map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "); stops: "
-                    + stops.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            let row = Row(
+                columns: .init(mode: "rating", levels: loaded.count, threads: t, budget: settings.adaptive.budget,
+                               precision: settings.adaptive.precision, seconds: round(summary.seconds, 2), cpuSeconds: round(cpu, 2),
+                               games: games.count, levelsPerHour: round(Double(loaded.count) * 3600 / summary.seconds, 0)),
+                extra: .init(agents: agents.map(\.label), gamesPerKind: perKind, gamesPerS: round(Double(games.count) / summary.seconds, 1),
+                             stops: stops, cores: BenchClock.cores))
+            func list(_ counts: [String: Int]) -> String {
+                counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             }
+            try out.emit(row, text: "threads \(t): rated \(loaded.count) levels in \(row.columns.seconds) s (\(row.columns.cpuSeconds) s of CPU): "
+                + "\(row.columns.levelsPerHour) levels/hour, \(games.count) games (\(list(perKind))); stops: \(list(stops))")
         }
-        return rows
-    }
-
-    /// CPU time of this process so far (user + system), seconds.
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let t = usage.ru_utime, s = usage.ru_stime
-        return Double(t.tv_sec) + Double(t.tv_usec) / 1e6 + Double(s.tv_sec) + Double(s.tv_usec) / 1e6
+        try out.finish()
     }
 }

@@ -17,7 +17,13 @@ struct Peggle: ParsableCommand {
     /// 64. Help and version requests keep theirs.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            // `peggle bench --vector ...` and the other mode flags still run, for one release.
+            if let old = try Bench.legacy(arguments) {
+                for w in old.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+                arguments = old.arguments
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let error as UserError {
             FileHandle.standardError.write(Data(error.lines.map { "error: \($0)\n" }.joined().utf8))

@@ -7,8 +7,6 @@ import PeggleGame
 import PeggleRating
 import PeggleStore
 
-extension RatingMethod: ExpressibleByArgument {}
-
 /// `peggle rate LEVELS...`: a rating run (PeggleRating) into a database; this command reads the
 /// arguments and the level files, and draws the progress.
 struct Rate: ParsableCommand {
@@ -25,28 +23,8 @@ struct Rate: ParsableCommand {
     @Argument(help: "Level files, or folders whose *.json files are levels.")
     var levels: [String]
 
-    @Option(help: "Agents, comma-separated: random, greedy, linear:FILE.")
-    var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: "Agents/linear.json")])
-
-    @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")
-    var method = RatingMethod.adaptive
-
-    @Option(help: "Games per level and agent at each sigma of a fixed schedule: the grid's sigmas, or sigma 0 for the agents the adaptive method does not measure.")
-    var episodes = RatingConfig.defaultGames
-
-    @Option(help: .init("Grid: aim-noise levels, radians, comma-separated (default: \(Self.defaultSigmas)).", valueName: "sigmas"))
-    var sigmas: CommaList<Double>?
-
-    @Option(help: "Adaptive: greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
-    var budget: Int?
-
-    @Option(help: "Adaptive: stop a level when the 95% interval of sigma50 is within this factor either side of the estimate (default: \(AdaptiveSettings.defaultPrecision)).")
-    var precision: Double?
-
-    @Option(help: "Adaptive: greedy games chosen together per level, fixed so that any --threads gives the same rating (default: \(AdaptiveSettings.defaultBatchSize)).")
-    var batchSize: Int?
-
-    static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
+    /// The agents and the method: `bench rating` takes the same group.
+    @OptionGroup var ratingOptions: RateOptions
 
     @Option(help: "The SQLite database to add to (created if missing).")
     var db = "peggle.sqlite"
@@ -83,32 +61,14 @@ struct Rate: ParsableCommand {
         try report(summary, skipped: skipped)
     }
 
-    /// Checks the options and turns them into the run's config: every refusal names its option.
+    /// Checks the options and turns them into the run's config: every refusal names its option
+    /// (the agents and the method through `RateOptions`, which `bench rating` shares).
     private func ratingConfig() throws -> RatingConfig {
-        guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
         guard maxShots >= 1 else { throw UserError("--max-shots: \(maxShots) must be at least 1") }
-        // An option of the other method would be silently ignored: refuse it instead.
-        if method == .adaptive, sigmas != nil {
-            throw UserError("--sigmas: only with --method grid (the adaptive method chooses its own sigmas)")
-        }
-        if method == .grid, let name = [budget.map { _ in "--budget" }, precision.map { _ in "--precision" },
-                                        batchSize.map { _ in "--batch-size" }].compactMap({ $0 }).first {
-            throw UserError("\(name): only with --method adaptive (the grid plays --episodes games at every --sigmas)")
-        }
-        let budget = self.budget ?? AdaptiveSettings.defaultBudget
-        let precision = self.precision ?? AdaptiveSettings.defaultPrecision
-        let batchSize = self.batchSize ?? AdaptiveSettings.defaultBatchSize
-        guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
-        guard (1...1000).contains(batchSize) else { throw UserError("--batch-size: \(batchSize) is outside 1...1000") }
-        guard precision.isFinite, precision > 1, precision <= 100 else {
-            throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
-        }
-        let sigmaList = try Parse.sigmas(sigmas ?? CommaList(RatingConfig.defaultSigmas), option: "--sigmas")
-        guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
-        return RatingConfig(method: method, agents: try parseAgents(), games: episodes, sigmas: sigmaList,
-                            adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision),
-                            firstSeed: seed, maxShots: maxShots)
+        let settings = try ratingOptions.settings()
+        let agentList = try ratingOptions.agentList(tuning)
+        return ratingOptions.config(settings, agents: agentList, firstSeed: seed, maxShots: maxShots)
     }
 
     /// --dry-run: what a run would rate, and nothing written.
@@ -184,21 +144,6 @@ struct Rate: ParsableCommand {
 
     static func measuredLine(level: String, fit: SkillFit, stop: SkillMeasurement.Stop) -> String {
         "\(level): sigma50 \(SVGCharts.sigma50Text(fit.sigma50, decimals: 4)) rad after \(fit.games) games (\(stop.rawValue))"
-    }
-
-    func parseAgents() throws -> [any Agent] {
-        guard !agents.items.contains(where: \.text.isEmpty) else {
-            throw UserError("--agents: '\(agents.text)' names no agent (e.g. random,greedy)")
-        }
-        try tuning.check()
-        var seen = Set<String>()
-        var out: [any Agent] = []
-        // Messages say --agent, as `play --agent` does: one parser of agent names.
-        for a in try agents.map("--agent", message: { _, _, reason in reason }, { _, _, spec in try tuning.agent(spec, threads: 1) })
-        where seen.insert(a.label).inserted {
-            out.append(a)  // the label names parameters and weights
-        }
-        return out
     }
 
     /// Level files: every argument, folders expanded to their *.json files (sorted). A file that

@@ -42,7 +42,7 @@ struct ServeRequestTests {
         (#""obs_encoding": "f64""#, #""obs_encoding" is "f64"; expected one of: json, b64f32, f32"#),
         (#""levels": "Levels/first-steps.json""#, #""levels" must be a list"#),
         (#""levels": [3]"#, #""levels[0]" must be a string (a level file)"#),
-        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout, num_levels, start_level, distribution_mode, templates, aim_noise, bucket_start, cycle_start, pixel_width)"#),
+        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout, num_levels, start_level, distribution_mode, templates, level_sampler, aim_noise, bucket_start, cycle_start, pixel_width)"#),
         (#""cycle_start": "last""#, #""cycle_start" is "last"; expected one of: first, seed"#),
         (#""aim_noise": -0.01"#, #""aim_noise" is -0.01; it must be in 0...1"#),
         (#""aim_noise": 1.5"#, #""aim_noise" is 1.5; it must be in 0...1"#),
@@ -78,6 +78,11 @@ struct ServeRequestTests {
          #"make: give level files ("levels", "level") or procedural levels ("num_levels"), not both"#),
         (#""distribution_mode": "easy", "max_objects": 100"#,
          "max_objects is 100; generated levels have up to 128 pegs and blocks, so it must be at least 128"),
+        (#""level_sampler": "smart""#, #""level_sampler" is "smart"; expected one of: uniform, learnability"#),
+        (#""level_sampler": "learnability""#,
+         "level_sampler learnability needs num_levels in 1...100000 (it keeps each level's win rate); num_levels is 0"),
+        (#""level": "Levels/first-steps.json", "level_sampler": "uniform""#,
+         #"make: give level files ("levels", "level") or procedural levels ("level_sampler"), not both"#),
     ])
     func makeProceduralFields(field: String, message: String) throws {
         let s = ServeProtocolTests.session()

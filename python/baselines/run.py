@@ -152,6 +152,8 @@ def train(args) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     kw = {**env_kwargs(args.algo, args.distribution, args.encoder, args.bins), "num_levels": args.num_levels,
           "start_level": 0}
+    if args.level_sampler != "uniform":
+        kw["level_sampler"] = args.level_sampler
     env = make_vec_env(ENV_ID_V1, n_envs=args.n_envs, seed=args.seed, env_kwargs={**kw, "level": None})
     hyper = json.loads(args.hyper) if args.hyper else {}
     config = {"algo": args.algo, "encoder": args.encoder, "timesteps": args.timesteps, "minutes": args.minutes,
@@ -255,7 +257,7 @@ def evaluate(args) -> dict:
         model = (PPO if algo == "ppo" else DQN).load(pathlib.Path(args.model) / "model.zip", device="cpu")
         distribution = config["env_kwargs"]["distribution_mode"]
 
-        env_kw = {k: v for k, v in config["env_kwargs"].items() if k not in ("num_levels", "start_level")}
+        env_kw = {k: v for k, v in config["env_kwargs"].items() if k not in ("num_levels", "start_level", "level_sampler")}
         discrete = env_kw.get("action") == "discrete"
 
         def predict(obs, env):
@@ -446,6 +448,8 @@ def main(argv=None) -> None:
     t.add_argument("--encoder", choices=["objects", "aim"], default="objects",
                    help="aim: one row per aim bin, ranked by AimPolicy (PPO) or AimDQNPolicy (DQN)")
     t.add_argument("--bins", type=int, default=None, help="aim bins (rows of the aim encoder); default the env's")
+    t.add_argument("--level-sampler", choices=["uniform", "learnability"], default="uniform",
+                   help="how training draws its levels (docs/environment.md#level-sampler)")
     t.add_argument("--log-every", type=int, default=10_000, help="a curve point every N environment steps")
     t.add_argument("--torch-threads", type=int, default=1, help="torch's threads (the server takes the other core)")
     t.add_argument("--hyper", help="JSON of extra algorithm arguments, e.g. '{\"n_steps\": 64}'")

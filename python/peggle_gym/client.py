@@ -517,7 +517,7 @@ def level_path(level: str | os.PathLike) -> str:
 
 
 #: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
-PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
+PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates", "level_sampler")
 
 #: Make fields the environment classes set themselves (how many environments, how they reset,
 #: how infos travel), so they are not options.

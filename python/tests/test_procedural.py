@@ -19,7 +19,7 @@ def test_episodes_draw_seeded_levels_from_the_range(make_env):
     assert env.level_names == []
     assert env.procedural == {"num_levels": 20, "start_level": 100, "distribution_mode": "easy",
                               "templates": ["arcs", "rows", "rings", "spiral", "funnel", "bricks", "waves",
-                                            "pockets", "ramps"]}
+                                            "pockets", "ramps"], "level_sampler": "uniform"}
     obs, info = env.reset(seed=4)
     assert isinstance(info["level_seed"], np.uint64) and 100 <= info["level_seed"] < 120
     assert info["level"] == info["level_seed"] - 100
@@ -31,6 +31,31 @@ def test_episodes_draw_seeded_levels_from_the_range(make_env):
     assert a == level_seeds(env, 4, 30)
     assert a != level_seeds(env, 5, 30)
     assert len(set(a)) >= 10 and all(100 <= s < 120 for s in a)
+
+
+def test_the_learnability_sampler_is_an_option_seeded_like_the_uniform_one(make_env):
+    """`level_sampler` alone asks for procedural levels; learnability draws other levels than
+    uniform from the same seed, the same ones again for the same seed."""
+    env = make_env(level=None, num_levels=20, level_sampler="learnability", max_shots=2)
+    assert env.procedural["level_sampler"] == "learnability"
+
+    def played(seed):
+        seeds = []
+        for k in range(30):
+            _, info = env.reset(seed=seed) if k == 0 else env.reset()
+            seeds.append(int(info["level_seed"]))
+            done = False
+            while not done:
+                _, _, terminated, truncated, _ = env.step(np.array([0.3], dtype=np.float32))
+                done = terminated or truncated
+        return seeds
+
+    a = played(4)
+    assert a == played(4) and all(0 <= s < 20 for s in a)
+    uniform = make_env(level=None, num_levels=20, max_shots=2)
+    assert a != level_seeds(uniform, 4, 30)
+    with pytest.raises(PeggleError, match="level_sampler learnability needs num_levels in 1...100000"):
+        make_env(level=None, level_sampler="learnability")
 
 
 def test_train_and_test_ranges_never_share_a_level(make_env):

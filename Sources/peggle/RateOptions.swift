@@ -1,0 +1,90 @@
+import ArgumentParser
+import PeggleAgents
+import PeggleGame
+import PeggleRating
+
+extension RatingMethod: ExpressibleByArgument {}
+
+/// What a rating is: its agents, its method and the method's settings. `peggle rate` and
+/// `peggle bench rating` take this one group, so the benchmark rates exactly as `rate` does with
+/// the same options, and their defaults and checks cannot drift apart.
+struct RateOptions: ParsableArguments {
+    @Option(help: "Agents, comma-separated: random, greedy, linear:FILE.")
+    var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: "Agents/linear.json")])
+
+    @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")
+    var method = RatingMethod.adaptive
+
+    @Option(help: "Games per level and agent at each sigma of a fixed schedule: the grid's sigmas, or sigma 0 for the agents the adaptive method does not measure.")
+    var episodes = RatingConfig.defaultGames
+
+    @Option(help: .init("Grid: aim-noise levels, radians, comma-separated (default: \(Self.defaultSigmas)).", valueName: "sigmas"))
+    var sigmas: CommaList<Double>?
+
+    @Option(help: "Adaptive: greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
+    var budget: Int?
+
+    @Option(help: "Adaptive: stop a level when the 95% interval of sigma50 is within this factor either side of the estimate (default: \(AdaptiveSettings.defaultPrecision)).")
+    var precision: Double?
+
+    @Option(help: "Adaptive: greedy games chosen together per level, fixed so that any --threads gives the same rating (default: \(AdaptiveSettings.defaultBatchSize)).")
+    var batchSize: Int?
+
+    static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
+
+    /// The method's settings, checked, each with its default when not given.
+    struct Settings {
+        /// Games of a fixed schedule per level, agent and sigma.
+        var games: Int
+        /// The grid's aim-noise levels, radians.
+        var sigmas: [Double]
+        var adaptive: AdaptiveSettings
+    }
+
+    func settings() throws -> Settings {
+        guard episodes >= 1 else { throw UserError("--episodes: \(episodes) must be at least 1") }
+        // An option of the other method would be silently ignored: refuse it instead.
+        if method == .adaptive, sigmas != nil {
+            throw UserError("--sigmas: only with --method grid (the adaptive method chooses its own sigmas)")
+        }
+        if method == .grid, let name = [budget.map { _ in "--budget" }, precision.map { _ in "--precision" },
+                                        batchSize.map { _ in "--batch-size" }].compactMap({ $0 }).first {
+            throw UserError("\(name): only with --method adaptive (the grid plays --episodes games at every --sigmas)")
+        }
+        let budget = self.budget ?? AdaptiveSettings.defaultBudget
+        let precision = self.precision ?? AdaptiveSettings.defaultPrecision
+        let batchSize = self.batchSize ?? AdaptiveSettings.defaultBatchSize
+        guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
+        guard (1...1000).contains(batchSize) else { throw UserError("--batch-size: \(batchSize) is outside 1...1000") }
+        guard precision.isFinite, precision > 1, precision <= 100 else {
+            throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
+        }
+        let sigmaList = try Parse.sigmas(sigmas ?? CommaList(RatingConfig.defaultSigmas), option: "--sigmas")
+        guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
+        return Settings(games: episodes, sigmas: sigmaList, adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision))
+    }
+
+    /// The agents, each once (the label names parameters and weights), made by `maker` (the
+    /// options that tune the greedy agent), whose options are checked first.
+    func agentList(_ maker: some AgentMaker) throws -> [any Agent] {
+        guard !agents.items.contains(where: \.text.isEmpty) else {
+            throw UserError("--agents: '\(agents.text)' names no agent (e.g. random,greedy)")
+        }
+        try maker.check()
+        var seen = Set<String>()
+        var out: [any Agent] = []
+        // Messages say --agent, as `play --agent` does: one parser of agent names.
+        for a in try agents.map("--agent", message: { _, _, reason in reason }, { _, _, spec in try maker.agent(spec, threads: 1) })
+        where seen.insert(a.label).inserted {
+            out.append(a)
+        }
+        return out
+    }
+
+    /// The rating these options describe: `settings` from `settings()`, `agents` from `agentList`.
+    func config(_ settings: Settings, agents: [any Agent], firstSeed: UInt64 = 0,
+                maxShots: Int = Episode.defaultMaxShots) -> RatingConfig {
+        RatingConfig(method: method, agents: agents, games: settings.games, sigmas: settings.sigmas, adaptive: settings.adaptive,
+                     firstSeed: firstSeed, maxShots: maxShots)
+    }
+}
