@@ -8,7 +8,7 @@ public enum Episode {
     /// Plays one game of `level` (validated and built for this game alone; to play many games
     /// of one level, prepare it once and use `play(_:prepared:seed:sigma:maxShots:firstChoice:)`).
     public static func play(_ agent: some Agent, level: Level, rules: Rules = Rules(), seed: UInt64,
-                            sigma: Double = 0, maxShots: Int = defaultMaxShots) throws(LevelFormatError) -> PlayedGame {
+                            sigma: Double = 0, maxShots: Int = defaultMaxShots) throws(LevelIssue) -> PlayedGame {
         play(agent, prepared: try PreparedLevel(level, rules: rules), seed: seed, sigma: sigma, maxShots: maxShots)
     }
 

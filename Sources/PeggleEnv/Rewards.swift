@@ -5,7 +5,9 @@ import PeggleGame
 public enum RewardKind: String, Sendable, CaseIterable {
     /// Progress toward the mode's goal: classic, orange cleared this shot / orange in the level;
     /// beat the score, points this shot / target; dodge, 1 / shots needed for a clean shot. Plus
-    /// +1 on winning and -1 on losing. An episode's rewards sum to at most 2.
+    /// +1 on winning and -1 on losing. A won episode sums to 2 in classic and dodge, and to
+    /// 1 + score / target in beat the score (2 or more: the winning shot may pass the target); a
+    /// lost one to less than 0, an unfinished one to less than 1 (sums up to float rounding).
     case progress
     /// Points scored this shot / 10,000.
     case score

@@ -63,10 +63,8 @@ public struct GameState: Sendable {
     }
 
     /// A new game on `level`. Throws the level's first problem if it is not valid.
-    public init(level: Level, rules: Rules = Rules(), seed: UInt64) throws(LevelFormatError) {
-        if let issue = level.validate(rules: rules).first {
-            throw LevelFormatError(path: "", message: issue.description)
-        }
+    public init(level: Level, rules: Rules = Rules(), seed: UInt64) throws(LevelIssue) {
+        if let issue = level.validate(rules: rules).first { throw issue }
         self.level = level
         self.rules = rules
         var obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }

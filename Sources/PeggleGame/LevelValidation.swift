@@ -1,7 +1,9 @@
 import PegglePhysics
 
-/// One problem with a level: where it is and what is wrong.
-public struct LevelIssue: Sendable, Equatable, CustomStringConvertible {
+/// One problem with a level: where it is and what is wrong. It is also the error a game throws
+/// for a level that is not valid (`GameState(level:rules:seed:)`): the level's first problem,
+/// naming the object, the field and the value; the caller that read the file adds its name.
+public struct LevelIssue: Error, Sendable, Equatable, CustomStringConvertible {
     /// Location in the file: "pegs[3]", "mode", "name".
     public var path: String
     /// Id of the object concerned, if any.

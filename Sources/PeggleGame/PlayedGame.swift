@@ -126,7 +126,7 @@ public struct PreparedLevel: Sendable {
     public let start: GameState
 
     /// Throws the level's first problem if it is not valid.
-    public init(_ level: Level, rules: Rules = Rules()) throws(LevelFormatError) {
+    public init(_ level: Level, rules: Rules = Rules()) throws(LevelIssue) {
         self.level = level
         start = try GameState(level: level, rules: rules, seed: 0)
         hash = level.contentHash

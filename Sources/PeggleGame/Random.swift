@@ -1,3 +1,5 @@
+import PegglePhysics  // Trig: the normal variate uses the physics' own sin and cos
+
 /// Seeded generator: xoshiro256** seeded through SplitMix64. A value type, so a copied game
 /// state carries its own stream, and the same seed gives the same numbers on every machine.
 public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable, Hashable {
@@ -61,5 +63,3 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable, Hasha
         return 2 * sum + e * 0.6931471805599453
     }
 }
-
-import PegglePhysics

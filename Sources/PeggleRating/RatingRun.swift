@@ -45,9 +45,14 @@ public final class RatingRun: @unchecked Sendable {
 
     /// How a run went.
     public struct Summary: Sendable {
+        /// Levels this run rated (not those it left to another run), and agents.
         public var levels: Int, agents: Int
-        /// Games this run stored, and games found stored already (skipped or replayed).
+        /// Games this run stored, and games found stored already: skipped or replayed, or played
+        /// and then found stored by another run when their batch was committed.
         public var added: Int, alreadyStored: Int
+        /// Levels another running `rate` had claimed on the same database when this run started:
+        /// left to it, not played (the claim names the process).
+        public var leftToOtherRuns: [(level: String, claim: ClaimRecord)] = []
         public var seconds: Double
         /// Why the run stopped before the end, if it did.
         public var stopReason: StopReason?
@@ -106,12 +111,19 @@ public final class RatingRun: @unchecked Sendable {
     public func requestStop() { stopRequest.store(true, ordering: .relaxed) }
 
     /// Plays the run to its end (or until asked to stop) and records its end in the store.
+    /// First it claims its levels in the store: a level another running process has claimed is
+    /// left to that run (`Summary.leftToOtherRuns`), so two runs on one database do not play the
+    /// same games. The claims are released when the run ends.
     public func run(finishedAt: () -> Date = { Date() }) throws(StoreError) -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         let agents = config.agents
         typealias Key = GameScheduler.Key
+        let held = try store.claim(levels: levels.map(\.id), runID: runID)
+        defer { try? store.releaseClaims(runID: runID) }
+        let heldIDs = Set(held.map(\.levelID))
+        let mine = self.levels.indices.filter { !heldIDs.contains(self.levels[$0].id) }
         var stored: [Key: [EpisodeKey: Bool]] = [:]
-        for l in levels.indices {
+        for l in mine {
             for a in agents.indices {
                 let games = try store.games(levelID: levels[l].id, agentID: agentIDs[a])
                 stored[Key(level: l, agent: a)] = Dictionary(games.map { ($0.key, $0.won) },
@@ -121,7 +133,7 @@ public final class RatingRun: @unchecked Sendable {
         var alreadyStored = 0
         // Fixed-schedule games.
         var fixed: [GameScheduler.Job] = []
-        for l in levels.indices {
+        for l in mine {
             for (a, agent) in agents.enumerated() where !config.isMeasured(agent) {
                 let sigmas = config.method == .grid ? config.sigmas : [0]
                 for sigma in sigmas {
@@ -138,7 +150,7 @@ public final class RatingRun: @unchecked Sendable {
         }
         // Adaptive measurements, in level then agent order.
         var measured: [(Key, SkillMeasurement)] = []
-        for l in levels.indices {
+        for l in mine {
             for (a, agent) in agents.enumerated() where config.isMeasured(agent) {
                 measured.append((Key(level: l, agent: a), SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed)))
             }
@@ -181,8 +193,12 @@ public final class RatingRun: @unchecked Sendable {
         // Fold the WAL into the database file, so the file alone holds every game (a copy of just
         // the .sqlite is complete). A reader holding the WAL only delays this to a later run.
         try store.checkpoint()
-        return Summary(levels: levels.count, agents: agents.count, added: state.added,
-                       alreadyStored: alreadyStored + scheduler.replayed, seconds: seconds, stopReason: state.stopReason,
+        // A game played here but found stored when its batch was committed was stored by another
+        // run meanwhile (one that claimed the level after this run's claim was taken for dead).
+        return Summary(levels: mine.count, agents: agents.count, added: state.added,
+                       alreadyStored: alreadyStored + scheduler.replayed + (state.played - state.added),
+                       leftToOtherRuns: held.map { claim in (levels.first { $0.id == claim.levelID }!.name, claim) },
+                       seconds: seconds, stopReason: state.stopReason,
                        measurements: scheduler.keys.map { (levels[$0.level].name, agents[$0.agent].label, scheduler.measurements[$0]!) })
     }
 

@@ -69,8 +69,23 @@ extension PeggleStore {
                 t.primaryKey(["episode_id", "idx"])
             }
         }
+        // Levels a run is rating now, so that a second run on the same database leaves them to it
+        // instead of playing the same games (Claims.swift). Rows live only as long as their run.
+        migrator.registerMigration("v2") { db in
+            try db.create(table: "claim") { t in
+                t.primaryKey("level_id", .integer).references("level")
+                t.column("run_id", .integer).notNull().references("run")
+                t.column("host", .text).notNull()
+                t.column("pid", .integer).notNull()
+                t.column("process_start", .text).notNull()
+            }
+        }
         return migrator
     }()
+
+    /// The migrations whose tables a reader needs (`init(readingOnly:)`): `v2` adds only the
+    /// claims of running rates, so a database from before it is read as it is.
+    static let readerMigrations = ["v1"]
 
     /// Identifiers of the migrations this build knows, oldest first.
     public static var knownMigrations: [String] { migrator.migrations }

@@ -10,7 +10,7 @@ extension PeggleStore {
     /// a WAL database would create them). For `peggle report`.
     ///
     /// Throws `StoreError.sqlite` for a missing or empty file or a database without the rating
-    /// tables, `.notADatabase`, `.newerSchema` (or an older one this build would have to migrate),
+    /// tables, `.notADatabase`, `.newerSchema` (or an older one without a table a reader needs: `readerMigrations`),
     /// and `.corrupt` when `PRAGMA quick_check` finds damage.
     public convenience init(readingOnly path: String) throws(StoreError) {
         var isFolder: ObjCBool = false
@@ -25,7 +25,7 @@ extension PeggleStore {
         try Self.refuseNewerSchema(reader, path: path)
         let migrator = Self.migrator
         let applied = try attempt(path) { try reader.read { db in try migrator.appliedIdentifiers(db) } }
-        let missing = migrator.migrations.filter { !applied.contains($0) }
+        let missing = Self.readerMigrations.filter { !applied.contains($0) }
         if applied.isEmpty {
             throw .sqlite(path: path, message: "holds no rating tables (an SQLite database, but not one `peggle rate` wrote)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleStore
 
 extension LevelDistribution: ExpressibleByArgument {}
 extension LevelTemplate: ExpressibleByArgument {}
@@ -105,15 +106,46 @@ struct LevelGenerate: ParsableCommand {
         return "\(distribution.rawValue)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits)-\(template.rawValue).json"
     }
 
+    /// The hidden staging folder's name: `.peggle-generate-PID-START-UUID`, naming the process that
+    /// writes it (`ProcessIdentity`: its id and start time), so a later run can tell a folder left
+    /// by a killed run from one a live run is filling.
+    static let stagePrefix = ".peggle-generate-"
+
+    static func stageName(_ process: ProcessIdentity = .current) -> String {
+        "\(stagePrefix)\(process.pid)-\(process.start)-\(UUID().uuidString)"
+    }
+
+    /// The process a staging folder's name names, nil for any other name (among them the
+    /// `.peggle-generate-UUID` folders of older builds, which name none and are left alone).
+    static func stageOwner(_ name: String) -> ProcessIdentity? {
+        guard name.hasPrefix(stagePrefix) else { return nil }
+        let parts = name.dropFirst(stagePrefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let pid = Int32(parts[0]), parts[1].allSatisfy(\.isNumber),
+              UUID(uuidString: String(parts[2])) != nil else { return nil }
+        return ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, start: String(parts[1]))
+    }
+
+    /// Removes the staging folders in `dir` whose process has ended (a run killed with -9 or by
+    /// Ctrl-C leaves its folder; this is how it goes). Folders of live runs stay. Best effort: a
+    /// folder that cannot be removed stays for the next run.
+    static func removeStaleStages(in dir: URL) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] {
+            guard let owner = stageOwner(name), !owner.isAlive else { continue }
+            try? fm.removeItem(at: dir.appendingPathComponent(name))
+        }
+    }
+
     /// Writes file k's text (`text(k)`) for every file into a fresh hidden folder beside or inside
     /// `folder`, then moves them in: a new folder is renamed into place whole; into an existing
     /// one the files are moved one by one, and removed again if a move fails. Any failure leaves
-    /// no file of this run behind.
+    /// no file of this run behind; staging folders left there by killed runs are removed first.
     static func writeAll(_ files: [String], into folder: String, exists: Bool, text: (Int) -> String) throws {
         let fm = FileManager.default
         let target = URL(fileURLWithPath: folder)
         let parent = target.deletingLastPathComponent()
-        let stage = (exists ? target : parent).appendingPathComponent(".peggle-generate-\(UUID().uuidString)")
+        removeStaleStages(in: exists ? target : parent)
+        let stage = (exists ? target : parent).appendingPathComponent(stageName())
         func fail(_ what: String, _ error: Error) -> UserError {
             try? fm.removeItem(at: stage)
             return UserError("--out: \(folder): \(what) (\(Self.reason(error))); nothing was written")

@@ -53,21 +53,39 @@ struct Rate: ParsableCommand {
     var pauseAfterBatches: Int?
 
     func run() throws {
+        let config = try ratingConfig()
+        let (found, skipped) = try loadLevels()
+        if dryRun { return sayWhatWouldBeRated(found: found, skipped: skipped, agents: config.agents) }
+        let rating = try startRun(config: config, levels: found, store: try openStore())
+        let summary = try play(rating)
+        try report(summary, skipped: skipped)
+    }
+
+    /// Checks the options and turns them into the run's config: every refusal names its option
+    /// (the agents and the method through `RateOptions`, which `bench rating` shares).
+    private func ratingConfig() throws -> RatingConfig {
         guard batch >= 1 else { throw UserError("--batch: \(batch) must be at least 1") }
         guard maxShots >= 1 else { throw UserError("--max-shots: \(maxShots) must be at least 1") }
         let settings = try ratingOptions.settings()
         let agentList = try ratingOptions.agentList(tuning)
-        let (found, skipped) = try loadLevels()
-        if dryRun {
-            for (file, problem) in skipped { FileHandle.standardError.write(Data("would skip \(file): \(problem)\n".utf8)) }
-            printLine("would rate \(found.count) level\(found.count == 1 ? "" : "s") with \(agentList.count) agent"
-                + "\(agentList.count == 1 ? "" : "s") (\(agentList.map(\.label).joined(separator: ", "))) into \(db); nothing written")
-            return
-        }
-        let store: PeggleStore
-        do { store = try PeggleStore(path: db) } catch { throw UserError("\(error)") }
+        return ratingOptions.config(settings, agents: agentList, firstSeed: seed, maxShots: maxShots)
+    }
 
-        let config = ratingOptions.config(settings, agents: agentList, firstSeed: seed, maxShots: maxShots)
+    /// --dry-run: what a run would rate, and nothing written.
+    private func sayWhatWouldBeRated(found: [(file: String, level: Level)], skipped: [(file: String, problem: String)],
+                                     agents: [any Agent]) {
+        for (file, problem) in skipped { FileHandle.standardError.write(Data("would skip \(file): \(problem)\n".utf8)) }
+        printLine("would rate \(found.count) level\(found.count == 1 ? "" : "s") with \(agents.count) agent"
+            + "\(agents.count == 1 ? "" : "s") (\(agents.map(\.label).joined(separator: ", "))) into \(db); nothing written")
+    }
+
+    private func openStore() throws -> PeggleStore {
+        do { return try PeggleStore(path: db) } catch { throw UserError("\(error)") }
+    }
+
+    /// Registers the levels and agents and records the run's start; its events draw the progress.
+    private func startRun(config: RatingConfig, levels found: [(file: String, level: Level)],
+                          store: PeggleStore) throws -> RatingRun {
         let progress = Progress()
         let rating: RatingRun
         do {
@@ -87,16 +105,23 @@ struct Rate: ParsableCommand {
                 while true { sleep(60) }
             }
         }
-        // Ctrl-C: stop taking new games; the writer commits what is finished.
+        return rating
+    }
+
+    /// Runs the rating; Ctrl-C stops taking new games and the writer commits what is finished.
+    private func play(_ rating: RatingRun) throws -> RatingRun.Summary {
         signal(SIGINT, SIG_IGN)
         let sigint = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         sigint.setEventHandler { rating.requestStop() }
         sigint.resume()
         defer { sigint.cancel(); signal(SIGINT, SIG_DFL) }
-        let summary: RatingRun.Summary
-        do { summary = try rating.run() } catch {
+        do { return try rating.run() } catch {
             throw UserError("\(error) (every batch committed before it is kept)")
         }
+    }
+
+    /// The summary line, the levels skipped or left to another run, and the exit code.
+    private func report(_ summary: RatingRun.Summary, skipped: [(file: String, problem: String)]) throws {
         var line = "rated \(summary.levels) level\(summary.levels == 1 ? "" : "s") with \(summary.agents) agent"
             + "\(summary.agents == 1 ? "" : "s"): \(summary.added) games added, \(summary.alreadyStored) already stored, "
             + "in \(String(format: "%.1f", summary.seconds)) s; database \(db)"
@@ -107,6 +132,10 @@ struct Rate: ParsableCommand {
         }
         printLine(line)
         for (file, problem) in skipped { FileHandle.standardError.write(Data("skipped \(file): \(problem)\n".utf8)) }
+        for (file, claim) in summary.leftToOtherRuns {
+            FileHandle.standardError.write(Data(("left \(file) to the peggle rate already rating it in \(db) (process "
+                + "\(claim.pid) on \(claim.host)), which stores its games there\n").utf8))
+        }
         if let reason = summary.stopReason { Foundation.exit(reason == .interrupted ? 130 : 3) }
         if !skipped.isEmpty {
             throw UserError("\(skipped.count) level\(skipped.count == 1 ? "" : "s") could not be rated (listed above); the others were")

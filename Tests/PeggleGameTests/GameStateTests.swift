@@ -153,9 +153,11 @@ struct GameStateTests {
 
     @Test func anInvalidLevelIsRefusedWithItsFirstIssue() throws {
         let level = makeLevel(pegs: [peg(1, .blue, 100, 300)])  // classic without orange
-        #expect(throws: LevelFormatError.self) { try GameState(level: level, seed: 1) }
+        // The error is the validation's own issue (place, field, value), not a format error.
+        #expect(throws: level.validate().first!) { try GameState(level: level, seed: 1) }
         do {
             _ = try GameState(level: level, seed: 1)
+            Issue.record("an invalid level was accepted")
         } catch {
             #expect(error.message.contains("orange"))
         }

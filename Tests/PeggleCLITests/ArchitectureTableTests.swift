@@ -1,0 +1,110 @@
+import Foundation
+import PeggleTestSupport
+import Testing
+
+/// docs/architecture.md's module table against Package.swift, both read as text: one row per
+/// target of the package (test targets aside), each row's "depends on" column naming exactly the
+/// target's dependencies, and every dependency in a row above (dependencies point down the table).
+@Suite("The architecture table matches Package.swift")
+struct ArchitectureTableTests {
+    struct Target {
+        var name: String
+        /// Package targets it depends on, and other packages' products as (product, package).
+        var targets: Set<String>
+        var products: [(name: String, package: String)]
+    }
+
+    struct Row {
+        var module: String
+        var dependsOn: String
+    }
+
+    /// The text from `open` (an opening bracket or parenthesis) to its matching close, exclusive.
+    static func balanced(_ text: Substring, from open: String.Index) -> Substring? {
+        let pairs: [Character: Character] = ["(": ")", "[": "]"]
+        guard let close = pairs[text[open]] else { return nil }
+        var depth = 0, inString = false
+        var i = open
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "\"" { inString.toggle() }
+            if !inString {
+                if c == text[open] { depth += 1 }
+                if c == close { depth -= 1; if depth == 0 { return text[text.index(after: open)..<i] } }
+            }
+            i = text.index(after: i)
+        }
+        return nil
+    }
+
+    static func quoted(_ text: Substring) -> [String] {
+        text.matches(of: /"([^"]*)"/).map { String($0.1) }
+    }
+
+    /// Every non-test target of Package.swift: `.target`, `.executableTarget` and `.systemLibrary`
+    /// calls, without test targets and targets whose sources are under Tests/.
+    static func packageTargets() throws -> [Target] {
+        let text = Substring(try String(contentsOf: Repository.url("Package.swift"), encoding: .utf8))
+        var out: [Target] = []
+        for call in text.matches(of: /\.(target|executableTarget|systemLibrary|testTarget)\(/) {
+            guard call.1 != "testTarget" else { continue }
+            let open = text.index(before: call.range.upperBound)
+            let body = try #require(balanced(text, from: open), "an unbalanced call at \(call.range.lowerBound)")
+            let name = try #require(body.firstMatch(of: /name:\s*"([^"]+)"/)).1
+            if let path = body.firstMatch(of: /path:\s*"([^"]+)"/), path.1.hasPrefix("Tests/") { continue }
+            var targets = Set<String>(), products: [(String, String)] = []
+            if let deps = body.firstMatch(of: /dependencies:\s*\[/) {
+                var list = try #require(balanced(body, from: body.index(before: deps.range.upperBound)))
+                for p in list.matches(of: /\.product\(name:\s*"([^"]+)",\s*package:\s*"([^"]+)"\)/) {
+                    products.append((String(p.1), String(p.2)))
+                }
+                list = Substring(list.replacing(/\.product\([^)]*\)/, with: ""))
+                targets = Set(quoted(list))
+            }
+            out.append(Target(name: String(name), targets: targets, products: products))
+        }
+        return out
+    }
+
+    /// The rows of the table whose header is `| module | owns | depends on |`, in order.
+    static func tableRows() throws -> [Row] {
+        let text = try String(contentsOf: Repository.url("docs/architecture.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| module | owns | depends on |") },
+                                  "docs/architecture.md: no table headed '| module | owns | depends on |'")
+        var rows: [Row] = []
+        for line in lines[(header + 2)...] {
+            guard line.hasPrefix("| `") else { break }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            // "| `name` | owns | depends on |": the first cell after the leading bar, and the last before the trailing one.
+            let module = try #require(cells[1].firstMatch(of: /^`([^`]+)`$/), "docs/architecture.md: a row's module cell is '\(cells[1])'").1
+            rows.append(Row(module: String(module), dependsOn: cells[cells.count - 2]))
+        }
+        return rows
+    }
+
+    @Test("one row per target, and each row names exactly the target's dependencies, all in rows above")
+    func tableMatchesPackage() throws {
+        let targets = try Self.packageTargets()
+        let rows = try Self.tableRows()
+        let names = Set(targets.map(\.name))
+        #expect(names.contains("PeggleGame") && names.contains("peggle") && names.contains("CBLAS"), "\(names)")
+        #expect(rows.map(\.module).sorted() == targets.map(\.name).sorted(),
+                "docs/architecture.md's module table lists \(rows.map(\.module)); Package.swift has \(targets.map(\.name))")
+        var above = Set<String>()
+        for row in rows {
+            guard let target = targets.first(where: { $0.name == row.module }) else { continue }
+            let words = Set(row.dependsOn.matches(of: /[A-Za-z][A-Za-z0-9_-]*/).map { String($0.0) })
+            let named = words.intersection(names)
+            #expect(named == target.targets,
+                    "docs/architecture.md: \(row.module) depends on \(named.sorted()) in the table, \(target.targets.sorted()) in Package.swift")
+            for p in target.products {
+                #expect(words.contains(p.name) || words.contains(p.package),
+                        "docs/architecture.md: \(row.module)'s row does not name \(p.name) (package \(p.package)), a dependency in Package.swift")
+            }
+            #expect(target.targets.isSubset(of: above),
+                    "docs/architecture.md: \(row.module) depends on \(target.targets.subtracting(above).sorted()), not in a row above it")
+            above.insert(row.module)
+        }
+    }
+}
