@@ -69,6 +69,26 @@ enum CLI {
     }
 
     /// A fresh empty folder under the system temporary directory; each test removes its own with `defer`.
+    /// Starts `peggle rate` with `--pause-after-batches batches` and returns once it says it has
+    /// paused (it then holds still until killed), with what it said on stderr.
+    static func startPausedRate(_ args: [String], batches: Int) throws -> (process: Process, said: String) {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args + ["--pause-after-batches", String(batches)]
+        p.currentDirectoryURL = root
+        p.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        var said = ""
+        while !said.contains("paused after \(batches) batches") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        return (p, said)
+    }
+
     static func tempDir() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("peggle-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -56,21 +56,8 @@ struct RateCommandTests {
         let args = ["rate"] + Self.levels + ["--method", "grid", "--agents", "greedy", "--candidates", "6", "--refine", "0x0",
                                              "--samples", "2", "--episodes", "10", "--sigmas", "0.02,0.08", "--batch", "2",
                                              "--threads", "2"]
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = args + ["--db", db.path, "--pause-after-batches", "3"]
-        p.currentDirectoryURL = CLI.root
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
         // The hook stops committing after exactly 3 batches and says so: kill it there, without warning.
-        var said = ""
-        while !said.contains("paused after 3 batches") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, said) = try CLI.startPausedRate(args + ["--db", db.path], batches: 3)
         #expect(said.contains("paused after 3 batches"), "\(said)")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()

@@ -15,20 +15,7 @@ struct RateTwoRunsTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("shared.sqlite")
         // The first run commits one batch and then holds still (a long run, as far as the second can tell).
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = Self.args + ["--db", db.path, "--pause-after-batches", "1"]
-        p.currentDirectoryURL = CLI.root
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        var said = ""
-        while !said.contains("paused after 1 batches") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, said) = try CLI.startPausedRate(Self.args + ["--db", db.path], batches: 1)
         #expect(said.contains("paused after 1 batches"), "\(said)")
         let stored = try PeggleStore(path: db.path).counts().episodes
 
