@@ -4,7 +4,7 @@ import PeggleStore
 import Synchronization
 
 /// The single writer: workers hand it finished games; its own thread commits them in batches of
-/// `batch`, each in one transaction, so a killed run loses only the games not yet committed. It
+/// exactly `batch` (the last may be smaller), each in one transaction, so a killed run loses only the games not yet committed. It
 /// also reports progress every `progressInterval` seconds.
 final class GameWriter: @unchecked Sendable {
     private let cond = NSCondition()
@@ -84,9 +84,11 @@ final class GameWriter: @unchecked Sendable {
                     cond.lock()
                 }
             }
-            let take = pending
-            pending.removeAll(keepingCapacity: true)
-            let last = !producing
+            // Exactly `batch` games per transaction while games come (what is left at the end may be
+            // fewer), so a run's commits do not depend on how fast the writer thread wakes.
+            let take = Array(pending.prefix(batch))
+            pending.removeFirst(take.count)
+            let last = !producing && pending.isEmpty
             let failed = failure != nil
             cond.unlock()
             if !take.isEmpty && !failed {
