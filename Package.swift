@@ -20,10 +20,16 @@ let package = Package(
     products: [
         .executable(name: "peggle", targets: ["peggle"]),
         .library(name: "PegglePhysics", targets: ["PegglePhysics"]),
+        .library(name: "PeggleUtilities", targets: ["PeggleUtilities"]),
+        .library(name: "PeggleLevel", targets: ["PeggleLevel"]),
+        .library(name: "PeggleGenerator", targets: ["PeggleGenerator"]),
+        .library(name: "PeggleLevelFiles", targets: ["PeggleLevelFiles"]),
         .library(name: "PeggleGame", targets: ["PeggleGame"]),
         .library(name: "PeggleEnv", targets: ["PeggleEnv"]),
         .library(name: "PeggleServe", targets: ["PeggleServe"]),
-        .library(name: "PeggleAnalytics", targets: ["PeggleAnalytics"]),
+        .library(name: "PeggleDifficulty", targets: ["PeggleDifficulty"]),
+        .library(name: "PeggleDrawing", targets: ["PeggleDrawing"]),
+        .library(name: "PeggleReports", targets: ["PeggleReports"]),
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
         .library(name: "PeggleRating", targets: ["PeggleRating"]),
@@ -38,17 +44,31 @@ let package = Package(
     targets: [
         // Physics: continuous collision of balls against a static obstacle store. Standard library only.
         .target(name: "PegglePhysics", swiftSettings: tuned),
-        // The game: levels, rules, scoring, modes, shot resolution. Value types over PegglePhysics.
-        .target(name: "PeggleGame", dependencies: ["PegglePhysics"], swiftSettings: tuned),
+        // Small utilities every layer uses: the parallel-for, the seeded random stream, content
+        // hashes, locale-free decimal text.
+        .target(name: "PeggleUtilities", dependencies: ["PegglePhysics"], swiftSettings: tuned),
+        // Levels: the rules, the level model and its JSON format, validation, the designer's edits.
+        .target(name: "PeggleLevel", dependencies: ["PegglePhysics", "PeggleUtilities"], swiftSettings: tuned),
+        // Procedural levels: templates, the single-pass builder, kinds by exposure.
+        .target(name: "PeggleGenerator", dependencies: ["PeggleLevel"], swiftSettings: tuned),
+        // A folder of level files as the designer tools see it (the one module of levels that reads files).
+        .target(name: "PeggleLevelFiles", dependencies: ["PeggleLevel"]),
+        // The game: game state, shot resolution, scoring, modes, the played-game row. Value types.
+        .target(name: "PeggleGame", dependencies: ["PeggleLevel"], swiftSettings: tuned),
         // The RL environment: spaces, encoders (the aim encoder the linear agent shares), rewards, Env,
-        // VectorEnv. The `pixels` encoder draws with the rasteriser it is given (PeggleAnalytics'
+        // VectorEnv. The `pixels` encoder draws with the rasteriser it is given (PeggleDrawing's
         // PixelRenderer): one rasteriser.
-        .target(name: "PeggleEnv", dependencies: ["PeggleGame"], swiftSettings: tuned),
+        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleGenerator"], swiftSettings: tuned),
         // The serve protocol: typed requests, the option table and its spec, the session, replies,
         // and the Swift client the bench and the tests drive `peggle serve` with.
         .target(name: "PeggleServe", dependencies: ["PeggleEnv"], swiftSettings: tuned),
-        // Analytics: SVG rendering of boards and trajectories, difficulty metrics, CSV and HTML reports.
-        .target(name: "PeggleAnalytics", dependencies: ["PeggleGame"]),
+        // Difficulty statistics: sigma50's skill model and posterior, the adaptive measurement and its
+        // stopping rule, Wilson intervals, per-agent statistics, tiers.
+        .target(name: "PeggleDifficulty", dependencies: ["PeggleGame"]),
+        // Drawing: boards and shots as SVG and as pixels, the charts of a skill curve.
+        .target(name: "PeggleDrawing", dependencies: ["PeggleGame", "PeggleDifficulty"]),
+        // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
+        .target(name: "PeggleReports", dependencies: ["PeggleDrawing"]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
@@ -57,36 +77,43 @@ let package = Package(
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
-        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleAnalytics"], swiftSettings: tuned),
+        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty"], swiftSettings: tuned),
         // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
         .target(
             name: "PeggleStudio",
-            dependencies: ["PeggleGame", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
+            dependencies: ["PeggleLevelFiles", "PeggleDrawing", "PeggleRating",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
         // The command-line tool: owns files, the terminal and the process.
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleAnalytics", "PeggleAgents", "PeggleStore", "PeggleRating",
+                "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
+                "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleAgents", "PeggleStore", "PeggleRating",
                 "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // What the test targets share: where the repository's files are.
-        .target(name: "PeggleTestSupport", path: "Tests/PeggleTestSupport"),
+        // What the test targets share: where the repository's files are, levels and played games built
+        // by hand, SVG documents parsed.
+        .target(name: "PeggleTestSupport", dependencies: ["PeggleDifficulty"], path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleUtilitiesTests", dependencies: ["PeggleUtilities"]),
+        .testTarget(name: "PeggleLevelTests", dependencies: ["PeggleLevel", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleAnalytics", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleAnalytics", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleAnalyticsTests", dependencies: ["PeggleAnalytics"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleReportsTests", dependencies: ["PeggleReports", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleServe", "PeggleStore", "PeggleAnalytics", "PeggleTestSupport",
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleUtilities
 
 /// A player: looks at the game and picks the next aim. Agents hold no per-game state, so one
 /// value can play many games on many threads; anything random comes from the `rng` it is handed,

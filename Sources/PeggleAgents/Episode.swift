@@ -1,4 +1,6 @@
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// Plays whole games with an agent and aim noise.
 public enum Episode {

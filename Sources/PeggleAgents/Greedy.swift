@@ -1,4 +1,6 @@
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// One-shot lookahead: for each shot it fires candidate aims on copies of the game (a copy of a
 /// `GameState` is cheap and carries the game's random stream, so a copy's shot is exactly what

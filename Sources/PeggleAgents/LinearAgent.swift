@@ -1,5 +1,6 @@
 import PeggleEnv
 import PeggleGame
+import PeggleUtilities
 
 /// A linear policy over the `aim` encoder's features: every aim bin b gets the score
 /// `φ_b · w` (one weight vector shared by all bins), the best bin wins (the lowest on a tie),

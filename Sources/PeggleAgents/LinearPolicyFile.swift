@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 
 /// A problem with a weights file, naming the file and what is wrong with it.
 public struct PolicyFileError: Error, CustomStringConvertible, Equatable {

@@ -1,5 +1,7 @@
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// Settings of a cross-entropy-method run. Everything here except `iterations` and `threads` must
 /// match to resume a saved run (more iterations extend it; threads never change a result).

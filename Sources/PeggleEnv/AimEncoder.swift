@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 
 /// The `aim` feature encoder: for each of `bins` aim angles it traces the ball's flight from the

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 
 /// Which observation encoder an environment uses.

@@ -1,6 +1,8 @@
-import Synchronization
 import PeggleGame
+import PeggleGenerator
 import PegglePhysics
+import PeggleUtilities
+import Synchronization
 
 /// What a reset or step reports besides the observation (Gymnasium's `info`).
 public struct EnvInfo: Sendable, Equatable {
@@ -104,7 +106,7 @@ public struct PeggleEnv: Sendable {
                 throw EnvError(.badRequest, "pixel_width is \(w); it must be in \(range.lowerBound)...\(range.upperBound) pixels")
             }
             guard config.rasterizer != nil else {
-                throw EnvError(.badRequest, "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")
+                throw EnvError(.badRequest, "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleDrawing's PixelRenderer())")
             }
         }
         if (config.action == .discrete || encoder.kind == .aim) && config.bins < 2 {

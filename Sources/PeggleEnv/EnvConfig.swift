@@ -1,4 +1,6 @@
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
 
 /// How a level is chosen at each reset.
 public enum LevelOrder: String, Sendable, CaseIterable {
@@ -62,7 +64,7 @@ public struct EnvConfig: Sendable {
     /// Where the bucket starts each episode.
     public var bucketStart = BucketStart.centre
     public var rules = Rules()
-    /// What the `pixels` encoder draws with (PeggleAnalytics' `PixelRenderer()`); required by that
+    /// What the `pixels` encoder draws with (PeggleDrawing's `PixelRenderer()`); required by that
     /// encoder, unused by the others. Each environment draws with its own copy.
     public var rasterizer: (any BoardRasterizer)?
 

@@ -1,5 +1,8 @@
-import Synchronization
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
+import PeggleUtilities
+import Synchronization
 
 /// Levels generated from seeds, as Procgen draws them: each episode plays the level of a seed
 /// drawn by the environment's generator from [startLevel, startLevel + numLevels), or from

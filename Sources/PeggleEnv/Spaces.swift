@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 
 /// A Gymnasium space, reported exactly: dtype, shape and bounds.
 public enum Space: Sendable, Equatable, CustomStringConvertible {

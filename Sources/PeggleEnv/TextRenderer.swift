@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 
 /// A board as text (Gymnasium's "ansi" render mode): 80 columns by 30 rows, each cell 10 x 20

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleUtilities
 
 /// Gymnasium 1.x autoreset modes.
 public enum AutoresetMode: String, Sendable, CaseIterable {

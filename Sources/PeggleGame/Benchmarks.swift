@@ -1,3 +1,4 @@
+import PeggleLevel
 import PegglePhysics
 
 /// The benchmark workloads, as pure computations (the caller owns the clock). They match the

@@ -1,5 +1,7 @@
+import PeggleLevel
+
 /// What an environment's `pixels` observation needs to draw a board. `PeggleEnv` depends on
-/// `PeggleGame` alone (docs/architecture.md), so the rasteriser, PeggleAnalytics' `PixelRenderer`,
+/// `PeggleGame` alone (docs/architecture.md), so the rasteriser, PeggleDrawing's `PixelRenderer`,
 /// is given to it (`EnvConfig.rasterizer`, `ServeSession`'s `rasterizer`); each environment
 /// draws with its own copy.
 public protocol BoardRasterizer: Sendable {

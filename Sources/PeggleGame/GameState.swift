@@ -1,4 +1,6 @@
+import PeggleLevel
 import PegglePhysics
+import PeggleUtilities
 
 /// Whether the game goes on.
 public enum GameStatus: String, Sendable, Equatable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import PeggleLevel
+
 /// The built-in agents' kinds. Raw values are what the store's `agent.kind` column holds and
 /// what reports print; reports list kinds in the order of the cases.
 public enum AgentKind: String, CaseIterable, Sendable, Codable {

@@ -1,3 +1,4 @@
+import PeggleLevel
 import PegglePhysics
 
 /// A count per peg kind.

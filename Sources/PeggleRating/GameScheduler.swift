@@ -1,6 +1,6 @@
 import Foundation
 import PeggleAgents
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
 import PeggleStore
 

@@ -1,5 +1,7 @@
 import PeggleAgents
+import PeggleDifficulty
 import PeggleGame
+import PeggleLevel
 
 /// How a rating run chooses the games it plays.
 public enum RatingMethod: String, Sendable, CaseIterable {

@@ -1,8 +1,10 @@
 import Foundation
 import PeggleAgents
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
+import PeggleLevel
 import PeggleStore
+import PeggleUtilities
 import Synchronization
 
 /// What a rating run reports while it works.

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleUtilities
 
 /// Standard base64 (RFC 4648, `+/`, `=` padding) for the protocol's `b64f32` observations and
 /// `rgb` frames. Foundation's encoder builds a new `String` per call; a step's observations are

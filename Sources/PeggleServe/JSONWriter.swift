@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 
 /// Appends JSON text to a byte buffer. Replies are built by hand rather than through
 /// `JSONSerialization`, because a step's observations are hundreds of thousands of numbers; the

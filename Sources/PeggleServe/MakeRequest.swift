@@ -1,6 +1,8 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
 
 /// `make`: what to build. It starts from the defaults (`EnvConfig`'s for the environment,
 /// `VectorConfig`'s for the vector, this type's for the session's wire settings) and each field

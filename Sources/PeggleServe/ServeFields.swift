@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 
 // How a request line's fields are read: `JSONDecoder` decodes each request into a typed value
 // (ServeRequests.swift, MakeRequest.swift) through `Fields`, which names the field in every

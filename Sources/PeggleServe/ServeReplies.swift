@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 
 // How `peggle serve` writes its replies: one JSON line into the session's reused buffer, and
 // with `obs_encoding` `f32` the observations as a binary frame after it (docs/protocol.md).

@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 
 // The `peggle serve` requests, decoded from each line by `JSONDecoder` straight into typed
 // values: a field of the wrong type, out of range or unknown is a `bad_request` naming it, for

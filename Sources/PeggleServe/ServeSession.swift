@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 
 // The b64f32 and f32 encodings send floats' in-memory bytes as little-endian float32.
 #if !_endian(little)

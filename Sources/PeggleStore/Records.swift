@@ -1,5 +1,6 @@
 import GRDB
 import PeggleGame
+import PeggleLevel
 
 /// A row of `level`: one playable level, identified by its content hash.
 public struct LevelRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {

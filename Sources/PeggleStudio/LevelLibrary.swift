@@ -1,5 +1,7 @@
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleLevelFiles
 
 /// The studio's folder of levels: the same rules as `peggle level edit` and `level new`. Files
 /// are named by a bare `NAME.json` inside the folder (no folders, no `..`, no absolute paths, no

@@ -1,5 +1,7 @@
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleLevelFiles
 import PegglePhysics
 
 /// What the studio's endpoints do, without HTTP: each takes a decoded request and returns a reply

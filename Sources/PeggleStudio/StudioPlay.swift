@@ -1,5 +1,6 @@
 import Foundation
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 
 /// The game for the page: a board state and the last shot's recorded trajectory, which the page

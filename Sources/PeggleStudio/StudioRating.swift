@@ -1,9 +1,12 @@
 import Foundation
 import PeggleAgents
-import PeggleAnalytics
+import PeggleDifficulty
+import PeggleDrawing
 import PeggleGame
+import PeggleLevel
 import PeggleRating
 import PeggleStore
+import PeggleUtilities
 
 /// "Rate" in the studio: the adaptive rater of `peggle rate` (the random and greedy agents at
 /// their defaults) on the open level, into a database in memory, then the report's numbers and

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 
 // The JSON bodies the page sends, decoded straight into these types. A level travels as its
 // canonical file text (`LevelCodec`), so the level format has one reader and one writer.

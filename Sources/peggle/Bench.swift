@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// `peggle bench <workload>`: one subcommand per benchmark, each in its own file, each writing
 /// typed rows through `BenchOutput`. Adding a benchmark is a file and a line in `benchmarks`.

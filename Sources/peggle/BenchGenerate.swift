@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
 
 /// `peggle bench generate`: microseconds per generated level, per new game built from one, and
 /// what a reset costs with procedural levels against file levels, next to the episode it starts.

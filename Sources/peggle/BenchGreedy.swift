@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import PeggleAgents
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// `peggle bench greedy`: the greedy agent's search time per decision, and candidate shots
 /// simulated per second, with the search spread over T threads.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PeggleServe
 
 /// One measurement of a benchmark, typed. `columns` are what `--csv` writes, in declaration
 /// order; `extra` holds the rest of the `--json` line. Both are plain structs, so a row without a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleLevel
 
 /// `peggle bench physics`: physics and full-game throughput on the shared benchmark scene.
 struct BenchPhysics: LegacyBench {

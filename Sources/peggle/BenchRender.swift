@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PeggleAnalytics
+import PeggleDrawing
 import PeggleGame
 
 /// `peggle bench render`: time to draw one mid-game frame with the rasteriser (`rgb`, pixels into

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PeggleServe
 
 /// `peggle bench serve`: the `bench vector` workload through a real `peggle serve` pipe.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// `peggle bench vector`: a VectorEnv stepped in process.
 struct BenchVector: LegacyBench {

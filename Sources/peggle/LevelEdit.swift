@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleLevelFiles
 import PegglePhysics
 
 /// `peggle level edit ...`: one designer operation per call. The file is rewritten only when the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PeggleAnalytics
 import PeggleGame
+import PeggleReports
 
 /// `peggle level gallery FILES_OR_DIRS... -o gallery.html`: one page of thumbnails.
 struct LevelGallery: ParsableCommand {

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
+import PeggleLevelFiles
 import PeggleStore
 
 extension LevelDistribution: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PeggleGame
+import PeggleLevel
 
 /// `peggle level info FILE`
 struct LevelInfo: ParsableCommand {

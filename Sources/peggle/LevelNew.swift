@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleLevelFiles
 
 /// `peggle level new NAME`
 struct LevelNew: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleLevel
 
 /// `peggle play LEVEL --angles ...`: scripted shots, one line each, then a summary.
 /// `peggle play LEVEL --agent NAME`: whole games by a built-in agent, one line each, then a summary.

@@ -1,7 +1,9 @@
 import Foundation
 import PeggleAgents
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 
 /// `peggle play LEVEL --agent ...`: whole games by an agent, in parallel over episodes.
 struct AgentPlay {

@@ -2,8 +2,10 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PeggleAgents
-import PeggleAnalytics
+import PeggleDifficulty
+import PeggleDrawing
 import PeggleGame
+import PeggleLevel
 import PeggleRating
 import PeggleStore
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import PeggleAgents
+import PeggleDifficulty
 import PeggleGame
+import PeggleLevel
 import PeggleRating
 
 extension RatingMethod: ExpressibleByArgument {}

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import PeggleAnalytics
+import PeggleDrawing
 import PeggleGame
+import PeggleLevel
 
 /// `peggle render LEVEL [--angles ...] -o FILE.svg`: the board as a picture, with shots drawn.
 struct Render: ParsableCommand {

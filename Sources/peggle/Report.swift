@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
+import PeggleLevel
+import PeggleReports
 import PeggleStore
 
 /// The files `peggle report` writes: the CSV tables, the HTML page.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PeggleAnalytics
+import PeggleDrawing
 import PeggleGame
 import PeggleServe
 

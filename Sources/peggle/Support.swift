@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PeggleGame
+import PeggleLevel
+import PeggleLevelFiles
 import PegglePhysics
 
 /// Bad input from the user: printed as `error: ...` lines, exit code 2, nothing written.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PeggleAgents
 import PeggleGame
+import PeggleLevel
 
 /// `peggle train`: trains the linear policy by the cross-entropy method, resumably, or (with
 /// `--evaluate`) measures a saved policy against the random agent.

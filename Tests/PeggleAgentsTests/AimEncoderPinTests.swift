@@ -1,9 +1,9 @@
 import Foundation
+@testable import PeggleAgents
 import PeggleEnv
 import PeggleGame
-import Testing
-@testable import PeggleAgents
 import PeggleTestSupport
+import Testing
 
 /// The aim encoder's features, pinned bit for bit on the bundled levels: the linear agent's
 /// weights mean what they meant when they were trained only while this holds, and the

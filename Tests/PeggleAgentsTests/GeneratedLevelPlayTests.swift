@@ -1,6 +1,7 @@
-import PeggleGame
-import Testing
 import PeggleAgents
+import PeggleGame
+import PeggleGenerator
+import Testing
 
 /// Generated levels are playable: the greedy agent at sigma 0 wins easy ones. (docs/levels.md
 /// has the full measurement: 200 of 200 easy levels won, with the command.)

@@ -1,8 +1,9 @@
 import Foundation
+@testable import PeggleAgents
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 import Testing
-@testable import PeggleAgents
 
 private func bundled(_ name: String) throws -> Level {
     try LevelCodec.decode(Data(contentsOf: URL(fileURLWithPath: "Levels/\(name).json")))

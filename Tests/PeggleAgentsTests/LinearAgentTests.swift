@@ -1,10 +1,12 @@
 import Foundation
+@testable import PeggleAgents
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
-import Testing
-@testable import PeggleAgents
 import PeggleTestSupport
+import PeggleUtilities
+import Testing
 
 /// A bundled level by file name ("first-steps.json").
 func bundledLevel(_ file: String) throws -> Level {

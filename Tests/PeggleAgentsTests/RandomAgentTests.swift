@@ -1,6 +1,8 @@
-import Testing
-import PeggleGame
 @testable import PeggleAgents
+import PeggleGame
+import PeggleLevel
+import PeggleUtilities
+import Testing
 
 @Suite struct RandomAgentTests {
     @Test func coversTheAimRangeUniformlyAndIsSeeded() throws {

@@ -1,8 +1,9 @@
 import Foundation
+@testable import PeggleAgents
 import PeggleEnv
 import PeggleGame
+import PeggleUtilities
 import Testing
-@testable import PeggleAgents
 
 @Suite struct TrainingTests {
     /// A run small enough for a debug build: two levels, four members, one episode each.

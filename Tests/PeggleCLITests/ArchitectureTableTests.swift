@@ -107,4 +107,33 @@ struct ArchitectureTableTests {
             above.insert(row.module)
         }
     }
+
+    @Test("every module imports only what it depends on, directly or through its dependencies")
+    func importsFollowThePackage() throws {
+        let targets = try Self.packageTargets()
+        let byName = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0) })
+        func closure(_ name: String) -> Set<String> {
+            var seen = Set<String>(), stack = Array(byName[name]?.targets ?? [])
+            while let next = stack.popLast() {
+                guard seen.insert(next).inserted else { continue }
+                stack += byName[next]?.targets ?? []
+            }
+            return seen
+        }
+        var checked = 0
+        for target in targets where target.name != "CBLAS" {
+            let dir = Repository.url("Sources/\(target.name)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
+            let allowed = closure(target.name)
+            for file in files {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                for m in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) where byName[String(m.1)] != nil {
+                    checked += 1
+                    #expect(allowed.contains(String(m.1)),
+                            "Sources/\(target.name)/\(file) imports \(m.1), which \(target.name) does not depend on in Package.swift")
+                }
+            }
+        }
+        #expect(checked > 100, "only \(checked) imports of package modules found")
+    }
 }

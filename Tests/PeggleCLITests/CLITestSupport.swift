@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// What a run of the `peggle` binary did.
 struct RunResult {

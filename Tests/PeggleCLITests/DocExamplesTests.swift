@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PeggleTestSupport
+import Testing
 @testable import peggle
 
 /// Every `peggle` command shown in README.md's code blocks parses with today's options, so the

@@ -1,7 +1,8 @@
 import Foundation
 import PeggleGame
-import Testing
+import PeggleLevel
 import PeggleTestSupport
+import Testing
 
 @Suite("peggle level")
 struct LevelCommandTests {

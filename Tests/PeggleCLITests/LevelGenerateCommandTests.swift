@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import PeggleGame
+import PeggleGenerator
+import PeggleLevel
 import PeggleTestSupport
+import Testing
 
 /// `peggle level generate` and `peggle level gallery`: corpora of generated levels, written whole
 /// or not at all, and a page to look at them.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// The designer's commands never lose a level or write one validation refuses, and their
 /// arguments are read as given (defects found by hostile testing, issue 13).

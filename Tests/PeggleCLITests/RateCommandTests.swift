@@ -1,5 +1,5 @@
 import Foundation
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
 import PeggleStore
 import Testing

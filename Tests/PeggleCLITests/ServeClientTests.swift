@@ -1,9 +1,10 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PeggleServe
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// The Swift protocol client (`ServeClient`, which `peggle bench --serve` drives the server
 /// with) against the real binary: the observations it decodes from either encoding are the

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// The serve protocol's replies to a fixed session (every command, the three observation
 /// encodings, both info layouts, procedural levels, the pixels encoder, and one request for each

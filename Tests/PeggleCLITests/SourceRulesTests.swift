@@ -1,9 +1,10 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PeggleServe
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// Rules of the house that can be checked by reading the sources: each closed choice is one
 /// enum, so no Swift source spells one of its values as a string literal outside the file that
@@ -12,7 +13,7 @@ import PeggleTestSupport
 struct SourceRulesTests {
     /// The closed choices, their values, and the one file each may spell them in.
     static let choices: [(name: String, values: [String], home: String)] = [
-        ("game mode", GameModeKind.allCases.map(\.rawValue), "Sources/PeggleGame/GameModeKind.swift"),
+        ("game mode", GameModeKind.allCases.map(\.rawValue), "Sources/PeggleLevel/GameModeKind.swift"),
         ("agent kind", AgentKind.allCases.map(\.rawValue), "Sources/PeggleGame/PlayedGame.swift"),
         ("error code", ErrorCode.allCases.map(\.rawValue), "Sources/PeggleEnv/EnvError.swift"),
         ("render format", RenderFormat.allCases.map(\.rawValue), "Sources/PeggleServe/ServeRequests.swift"),

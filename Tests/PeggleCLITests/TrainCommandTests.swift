@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PeggleTestSupport
+import Testing
 
 @Suite("peggle train")
 struct TrainCommandTests {

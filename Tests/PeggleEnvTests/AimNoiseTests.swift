@@ -2,6 +2,7 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import PegglePhysics
+import PeggleUtilities
 import Testing
 
 /// Aim noise and the random bucket start (`EnvConfig.aimNoise`, `bucketStart`): what makes a

@@ -1,6 +1,8 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
+import PeggleUtilities
 import Testing
 
 /// The `aim` observation: one row per aim bin, the linear agent's features (the same encoder,

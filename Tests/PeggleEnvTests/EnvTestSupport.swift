@@ -1,8 +1,10 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 import PeggleTestSupport
+import PeggleUtilities
 
 /// A bundled level by file name ("first-steps").
 func bundled(_ name: String) throws -> Level {

@@ -1,7 +1,7 @@
-import PeggleTestSupport
-import PeggleAnalytics
+import PeggleDrawing
 import PeggleEnv
 import PeggleGame
+import PeggleTestSupport
 import Testing
 
 /// The `pixels` encoder: the rasteriser's picture of the board, channels first, as an image
@@ -79,7 +79,7 @@ struct PixelEncoderTests {
     /// encoder is refused when the environment is made.
     @Test func withoutARasteriserThePixelsEncoderIsRefused() throws {
         #expect(throws: EnvError(.badRequest,
-                                 "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleAnalytics' PixelRenderer())")) {
+                                 "the pixels encoder needs a rasteriser: set EnvConfig.rasterizer (PeggleDrawing's PixelRenderer())")) {
             try PeggleEnv(config: Self.pixels())
         }
     }

@@ -1,8 +1,9 @@
-import PeggleTestSupport
 import Foundation
-import Testing
-import PeggleGame
 @testable import PeggleEnv
+import PeggleGame
+import PeggleGenerator
+import PeggleTestSupport
+import Testing
 
 // Procedural levels in the environment (Procgen's num_levels / start_level / distribution_mode):
 // levels drawn from a seed range by the environment's generator, the seed in the info.

@@ -1,5 +1,6 @@
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
 import Testing
 

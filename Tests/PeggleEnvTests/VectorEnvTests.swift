@@ -1,6 +1,6 @@
-import PeggleTestSupport
 import PeggleEnv
 import PeggleGame
+import PeggleTestSupport
 import Testing
 
 @Suite("VectorEnv")

@@ -1,8 +1,10 @@
 import Foundation
-import PegglePhysics
 import PeggleGame
-import Testing
+import PeggleLevel
+import PegglePhysics
 import PeggleTestSupport
+import PeggleUtilities
+import Testing
 
 /// Long scripted games hashed bit for bit. The hash is pinned: a change means the game itself
 /// changed (physics, rules, scoring, randomness or level decoding), which must be deliberate.

@@ -1,6 +1,9 @@
 import Foundation
-import PegglePhysics
 import PeggleGame
+import PeggleLevel
+import PegglePhysics
+import PeggleUtilities
+import PeggleTestSupport
 import Testing
 
 /// `GameState` as a value: copies are independent, shots are reproducible, bad shots refused.
@@ -176,5 +179,21 @@ struct GameStateTests {
         #expect(state.pegs.allSatisfy { !$0.isLit && !$0.isRemoved })
         #expect(state.world.store.count == 13, "pegs then blocks")
         for i in Self.mixed.pegs.indices { #expect(state.pegCenter(i) == Self.mixed.pegs[i].center) }
+    }
+
+    /// The game refuses a level the validation refuses, with the same place in the message: here a
+    /// bare NaN that JSON decoding let through.
+    @Test func aLevelWithANaNFieldIsRefusedByTheGameAndThePreparedLevel() throws {
+        let text = #"{"format": 1, "name": "E", "mode": {"type": "classic", "balls": 3}, "pegs": [{"id": 1, "kind": "orange", "x": NaN, "y": 200}]}"#
+        let level = try LevelCodec.decode(Data(text.utf8))
+        let issues = level.validate()
+        #expect(issues.first?.description == "pegs[0] (id 1): x: NaN is not a number")
+        #expect(throws: issues[0]) { try GameState(level: level, seed: 1) }
+        do {
+            _ = try PreparedLevel(level)
+            Issue.record("an invalid level was prepared")
+        } catch {
+            #expect(error.description == "pegs[0] (id 1): x: NaN is not a number")
+        }
     }
 }

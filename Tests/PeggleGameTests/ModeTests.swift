@@ -1,6 +1,8 @@
 import Foundation
-import PegglePhysics
 import PeggleGame
+import PeggleLevel
+import PegglePhysics
+import PeggleTestSupport
 import Testing
 
 /// Winning and losing in the three modes.

@@ -1,6 +1,8 @@
 import Foundation
-import PegglePhysics
 import PeggleGame
+import PeggleLevel
+import PegglePhysics
+import PeggleTestSupport
 import Testing
 
 /// Each peg kind and each power in a small scenario of its own.

@@ -1,6 +1,8 @@
 import Foundation
-import PegglePhysics
 import PeggleGame
+import PeggleLevel
+import PegglePhysics
+import PeggleTestSupport
 import Testing
 
 /// The orange multiplier ladder, shot-score free balls, and points of real shots.

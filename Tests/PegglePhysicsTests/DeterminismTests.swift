@@ -1,5 +1,5 @@
-import PeggleTestSupport
 import PegglePhysics
+import PeggleTestSupport
 import Testing
 
 /// Bit-for-bit determinism: same inputs, same trajectory, on every run and every machine (the

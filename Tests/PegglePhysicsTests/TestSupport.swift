@@ -1,5 +1,5 @@
-import PeggleTestSupport
 import PegglePhysics
+import PeggleTestSupport
 
 // Shared helpers for the physics tests: a seeded generator, scene builders, the energy
 // measure, a hash of trajectories, and a scalar brute-force sweep to check the SIMD store.

@@ -1,8 +1,9 @@
 import Foundation
-import PeggleAnalytics
+import PeggleDifficulty
 import PeggleGame
-import Testing
 @testable import PeggleRating
+import PeggleUtilities
+import Testing
 
 /// A synthetic level whose win probability at every sigma is known: the rater is tested against
 /// the truth, which no real level gives.

@@ -1,8 +1,9 @@
 import Foundation
 import PeggleGame
+@testable import PeggleRating
+import PeggleUtilities
 import Synchronization
 import Testing
-@testable import PeggleRating
 
 @Suite struct GameSchedulerTests {
     /// Every job needs the same first choice, and computing it is slow: the other worker must wait

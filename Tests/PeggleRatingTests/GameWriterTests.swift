@@ -1,9 +1,9 @@
 import Foundation
 import PeggleGame
+@testable import PeggleRating
 import PeggleStore
 import Synchronization
 import Testing
-@testable import PeggleRating
 
 @Suite struct GameWriterTests {
     func game(seed: UInt64) -> PlayedGame {

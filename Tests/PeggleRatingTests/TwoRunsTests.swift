@@ -1,11 +1,12 @@
 import Foundation
 import PeggleAgents
 import PeggleGame
+import PeggleLevel
 import PegglePhysics
+@testable import PeggleRating
 import PeggleStore
 import Synchronization
 import Testing
-@testable import PeggleRating
 
 /// Two rating runs on one database: the second leaves a level the first is rating to it, and a
 /// run that plays games another run stored meanwhile counts them as already stored.

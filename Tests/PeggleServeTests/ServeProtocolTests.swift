@@ -1,9 +1,11 @@
 import Foundation
 import PeggleEnv
-import PeggleServe
 import PeggleGame
-import Testing
+import PeggleLevel
+import PeggleServe
 import PeggleTestSupport
+import PeggleUtilities
+import Testing
 
 @Suite("Serve protocol")
 struct ServeProtocolTests {

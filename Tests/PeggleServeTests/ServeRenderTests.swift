@@ -1,13 +1,14 @@
 import Foundation
 import PeggleEnv
-import PeggleServe
 import PeggleGame
-import Testing
+import PeggleLevel
+import PeggleServe
 import PeggleTestSupport
+import Testing
 
 /// `render` with format `rgb`: the session passes the game, its latest shot and the width to the
 /// injected rasteriser and replies its bytes as base64. The rasteriser here is a stand-in whose
-/// bytes encode what it was given; the real one is tested in PeggleAnalyticsTests and end to end
+/// bytes encode what it was given; the real one is tested in PeggleDrawingTests and end to end
 /// in ServeCommandTests.
 @Suite("Serve render rgb")
 struct ServeRenderTests {

@@ -1,7 +1,7 @@
 import Foundation
 import PeggleEnv
-import PeggleServe
 import PeggleGame
+import PeggleServe
 import Testing
 
 /// Requests are decoded into typed values: a wrong type, range or unknown field is a

@@ -1,9 +1,10 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PeggleServe
-import Testing
 import PeggleTestSupport
+import Testing
 
 /// `spec`: the server says what `make` takes, from the same table its decoder reads, with the
 /// defaults `EnvConfig` declares; docs/protocol.md lists the same fields.

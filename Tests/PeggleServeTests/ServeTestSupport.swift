@@ -1,6 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
+import PeggleLevel
 import PeggleTestSupport
 
 /// A bundled level by file name ("first-steps").

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import PeggleGame
-import Testing
 @testable import PeggleStore
+import Testing
 
 /// The closed choices in the store's rows (agent kind, level mode and power) are their enums in
 /// Swift and their raw values in the database, the text `peggle` has always written.

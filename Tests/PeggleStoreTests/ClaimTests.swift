@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 @testable import PeggleStore
+import Testing
 
 /// Claims: a level a running process has claimed is left to it; a claim of a process that has
 /// ended is taken over; a run's claims go when it releases them (Claims.swift).

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 @testable import PeggleStore
+import Testing
 
 @Suite struct FileTests {
     // MARK: - Interruption

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import PeggleStore
+import Testing
 
 @Suite struct IdentityTests {
     @Test func levelIsIdempotentAndKeepsItsIdWhenRenamed() throws {

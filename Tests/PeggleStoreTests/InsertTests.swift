@@ -1,8 +1,8 @@
-import PeggleGame
 import Foundation
 import GRDB
-import Testing
+import PeggleGame
 @testable import PeggleStore
+import Testing
 
 @Suite struct InsertTests {
     /// A store with one run, level and agent, and their ids.

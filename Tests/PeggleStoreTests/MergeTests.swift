@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import PeggleGame
-import Testing
 @testable import PeggleStore
+import Testing
 
 @Suite struct MergeTests {
     /// A file store holding `plan`'s games of `levels` x `agents` x `sigmas` x `seeds`.

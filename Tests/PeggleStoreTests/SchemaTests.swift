@@ -1,6 +1,6 @@
 import GRDB
-import Testing
 @testable import PeggleStore
+import Testing
 
 @Suite struct SchemaTests {
     static let expectedColumns: [String: Set<String>] = [

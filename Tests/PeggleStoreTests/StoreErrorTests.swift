@@ -1,5 +1,5 @@
-import Testing
 @testable import PeggleStore
+import Testing
 
 @Suite struct StoreErrorTests {
     @Test func messagesNameTheFile() {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 @testable import PeggleStore
+import Testing
 
 /// The WAL checkpoint, the integrity check before writing and the read-only open (StoreSafety.swift).
 @Suite struct StoreSafetyTests {

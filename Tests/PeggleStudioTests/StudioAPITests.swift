@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import PeggleAgents
 import PeggleGame
+import PeggleLevel
 import PeggleStudio
 import PeggleTestSupport
 import Testing

@@ -1,0 +1,103 @@
+import PeggleDifficulty
+import PeggleGame
+import PeggleUtilities
+
+/// CSV files of ratings and episodes, RFC 4180: comma-separated, CRLF after every record (the last
+/// too), a header record, fields quoted only when they need it. Numbers are written without a
+/// locale or exponent; docs/metrics.md lists the columns and their units.
+public enum CSVReport {
+    /// `s` as one RFC 4180 field: wrapped in double quotes, with every double quote doubled, when it
+    /// contains a comma, a double quote, CR or LF, or starts or ends with whitespace (so readers that
+    /// trim unquoted fields keep it); otherwise unchanged.
+    public static func field(_ s: String) -> String {
+        let needsQuotes = s.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
+            || s.first.map(\.isWhitespace) == true || s.last.map(\.isWhitespace) == true
+        guard needsQuotes else { return s }
+        var out = "\""
+        // By scalar: a quote followed by a combining mark is one Character but still a quote.
+        for u in s.unicodeScalars {
+            if u == "\"" { out += "\"\"" } else { out.unicodeScalars.append(u) }
+        }
+        return out + "\""
+    }
+
+    /// One record: the fields quoted as needed, joined by commas, ended by CRLF.
+    public static func record(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// The agent kinds that get columns of their own in difficulty.csv, in column order.
+    public static let difficultyKinds = AgentKind.allCases
+
+    /// The columns of one agent kind in difficulty.csv, each prefixed by the kind and "_".
+    public static let agentColumns = ["agent", "games", "sigma_rad", "episodes", "wins", "win_rate", "win_low",
+                                      "win_high", "orange_fraction", "mean_score"]
+
+    /// The header of difficulty.csv.
+    public static var difficultyHeader: [String] {
+        ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty", "sigma50_relation", "sigma50_rad",
+         "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
+         "skill_sigmas", "skill_games"]
+            + difficultyKinds.flatMap { kind in agentColumns.map { kind.rawValue + "_" + $0 } }
+            + ["warnings"]
+    }
+
+    /// difficulty.csv: the header, then one record per level in the order given (`DifficultyRater`
+    /// sorts hardest first). Each agent kind's columns describe its headline row
+    /// (`LevelRating.atBestAim(kind:)`: its main label at its smallest sigma) plus the games that
+    /// label played at every sigma, and are empty when the kind did not play the level.
+    public static func difficulty(_ ratings: [LevelRating]) -> String {
+        var out = record(difficultyHeader)
+        for r in ratings {
+            var row = [r.rank.map(String.init) ?? "", r.levelName, r.levelHash, r.tierText, r.tier.rawValue,
+                       r.difficulty.map { number($0, 4) } ?? ""]
+            switch r.sigma50 {
+            case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6), ""]
+            case let .below(b, p): row += ["<", number(b, 6), "", number(b, 6), number(p, 4)]
+            case let .above(b, p): row += [">", number(b, 6), number(b, 6), "", number(p, 4)]
+            case .unknown: row += ["", "", "", "", ""]
+            }
+            if let skill = r.skill {
+                row += [number(skill.fit.slope, 3), number(skill.fit.ceiling, 4), number(skill.fit.floor, 4), skill.agentLabel,
+                        String(skill.points.count), String(skill.fit.games)]
+            } else {
+                row += ["", "", "", "", "0", "0"]
+            }
+            for kind in difficultyKinds {
+                if let a = r.atBestAim(kind: kind) {
+                    row += [a.agentLabel, String(r.games(kind: kind)), number(a.sigma, 6), String(a.episodes), String(a.wins),
+                            number(a.winRate, 4), number(a.winInterval.lowerBound, 4), number(a.winInterval.upperBound, 4),
+                            number(a.orangeFraction, 4), number(a.meanScore, 2)]
+                } else {
+                    row += Array(repeating: "", count: agentColumns.count)
+                }
+            }
+            row.append(r.warnings.joined(separator: "; "))
+            out += record(row)
+        }
+        return out
+    }
+
+    /// The header of episodes.csv.
+    public static let episodesHeader = ["level_hash", "level", "agent_kind", "agent_label", "sigma_rad", "seed",
+                                        "status", "won", "score", "shots", "orange_cleared", "orange_total",
+                                        "balls_used", "game_seconds"]
+
+    /// episodes.csv: the header, then one record per episode in the order given. `won` is "true" or
+    /// "false"; the seed is the full unsigned 64-bit value in decimal.
+    public static func episodes(_ outcomes: [PlayedGame]) -> String {
+        var out = record(episodesHeader)
+        for e in outcomes {
+            out += record([e.levelHash, e.levelName, e.agentKind.rawValue, e.agentLabel, number(e.sigma, 6), String(e.seed),
+                           e.status.rawValue, e.won ? "true" : "false", String(e.score), String(e.shots),
+                           String(e.orangeCleared), String(e.orangeTotal), String(e.ballsUsed),
+                           number(e.gameSeconds, 4)])
+        }
+        return out
+    }
+
+    /// `v` rounded to `decimals` places, trailing zeros dropped; no locale, no exponent; "" when not finite.
+    static func number(_ v: Double, _ decimals: Int) -> String {
+        v.isFinite ? DecimalText.number(v, decimals: decimals) : ""
+    }
+}
