@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "PeggleDifficulty", targets: ["PeggleDifficulty"]),
         .library(name: "PeggleDrawing", targets: ["PeggleDrawing"]),
         .library(name: "PeggleReports", targets: ["PeggleReports"]),
+        .library(name: "PeggleEstimate", targets: ["PeggleEstimate"]),
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
         .library(name: "PeggleRating", targets: ["PeggleRating"]),
@@ -69,6 +70,10 @@ let package = Package(
         .target(name: "PeggleDrawing", dependencies: ["PeggleGame", "PeggleDifficulty"]),
         // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
         .target(name: "PeggleReports", dependencies: ["PeggleDrawing"]),
+        // The instant estimate: sigma50 predicted from a level's features (whole shots from the start,
+        // the aim encoder's features) by a fitted model built into the binary, without playing a game.
+        .target(name: "PeggleEstimate", dependencies: ["PeggleEnv", "PeggleDifficulty"],
+                resources: [.embedInCode("Model/sigma50-estimate.json")]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
@@ -90,8 +95,8 @@ let package = Package(
             name: "peggle",
             dependencies: [
                 "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
-                "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleAgents", "PeggleStore", "PeggleRating",
-                "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
+                "PeggleRating", "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // What the test targets share: where the repository's files are, levels and played games built
@@ -107,6 +112,7 @@ let package = Package(
         .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),
         .testTarget(name: "PeggleReportsTests", dependencies: ["PeggleReports", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEstimateTests", dependencies: ["PeggleEstimate", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),

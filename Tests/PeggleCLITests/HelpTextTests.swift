@@ -7,7 +7,7 @@ struct HelpTextTests {
         [], ["level"], ["level", "validate"], ["level", "info"], ["level", "new"], ["level", "edit"],
         ["level", "edit", "add"], ["level", "edit", "move"], ["level", "edit", "remove"], ["level", "edit", "resize"],
         ["level", "edit", "rotate"], ["level", "edit", "kind"], ["level", "generate"], ["level", "gallery"], ["play"], ["render"], ["serve"], ["bench"], ["train"],
-        ["rate"], ["report"],
+        ["rate"], ["estimate"], ["report"],
     ]
 
     /// Help points only at what a user has: the repository, not folders beside it.

@@ -1,0 +1,99 @@
+import Foundation
+import PeggleDifficulty
+import PeggleGame
+import PeggleLevel
+
+/// A fitted model of ln sigma50 from `LevelFeatures`: a linear function of the standardised
+/// features, and the spread of its errors on levels it was not fitted on, which gives the
+/// predictive interval. `scripts/fit-estimate` fits it on a rated corpus and writes this file;
+/// docs/metrics.md says how and what it scored.
+public struct EstimateModel: Codable, Sendable, Equatable {
+    /// The file format; a reader refuses any other.
+    public var format: Int
+    /// `LevelFeatures.version` at the fit; a model of another version is refused.
+    public var featuresVersion: Int
+    public var features: [String]
+    /// Per feature: the fit's mean and scale (value - mean) / scale, and the weight of the result.
+    public var mean: [Double]
+    public var scale: [Double]
+    public var weights: [Double]
+    public var intercept: Double
+    /// Standard deviation of ln sigma50's prediction error, from the fit's cross-validation.
+    public var residualSD: Double
+    /// Where the fit came from (corpus, levels, ratings' command), for people.
+    public var fittedOn: String
+
+    public static let currentFormat = 1
+
+    enum CodingKeys: String, CodingKey {
+        case format, features, mean, scale, weights, intercept
+        case featuresVersion = "features_version", residualSD = "residual_sd", fittedOn = "fitted_on"
+    }
+
+    /// The model in `data`, checked against this build's features; the error names the field.
+    public static func decode(_ data: Data) throws(EstimateModelError) -> EstimateModel {
+        let m: EstimateModel
+        do { m = try JSONDecoder().decode(EstimateModel.self, from: data) } catch {
+            throw EstimateModelError("not a model file: \(error)")
+        }
+        guard m.format == currentFormat else { throw EstimateModelError("format: \(m.format) is not \(currentFormat)") }
+        guard m.featuresVersion == LevelFeatures.version, m.features == LevelFeatures.names else {
+            throw EstimateModelError("features: fitted on features version \(m.featuresVersion) (\(m.features.count) features); "
+                + "this build computes version \(LevelFeatures.version) (\(LevelFeatures.names.count)): refit with scripts/fit-estimate")
+        }
+        let n = m.features.count
+        guard m.mean.count == n, m.scale.count == n, m.weights.count == n else {
+            throw EstimateModelError("mean, scale and weights: need \(n) values each")
+        }
+        guard m.scale.allSatisfy({ $0 > 0 && $0.isFinite }), m.residualSD > 0, m.residualSD.isFinite else {
+            throw EstimateModelError("scale and residual_sd: must be positive and finite")
+        }
+        return m
+    }
+
+    /// ln sigma50 predicted for `features`.
+    public func predictLog(_ features: LevelFeatures) -> Double {
+        var y = intercept
+        for k in features.values.indices { y += weights[k] * (features.values[k] - mean[k]) / scale[k] }
+        return y
+    }
+}
+
+/// A model file that cannot be used, and why.
+public struct EstimateModelError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A level's predicted sigma50 with its 95% predictive interval, clamped to the rater's range
+/// (`SkillModel.lowest...highest`), and the tier of the prediction.
+public struct Sigma50Estimate: Sendable, Equatable {
+    public var sigma50: Double
+    public var low: Double
+    public var high: Double
+    public var tier: Tier
+
+    /// Predicts `level`'s sigma50 with `model` (`LevelFeatures` of the level, then the model).
+    public init(_ prepared: PreparedLevel, model: EstimateModel, tierEdges: TierEdges = TierEdges()) {
+        self.init(features: LevelFeatures(prepared), model: model, tierEdges: tierEdges)
+    }
+
+    public init(features: LevelFeatures, model: EstimateModel, tierEdges: TierEdges = TierEdges()) {
+        let y = model.predictLog(features), z = 1.959964 * model.residualSD
+        func clamped(_ x: Double) -> Double { min(max(exp(x), SkillModel.lowest), SkillModel.highest) }
+        sigma50 = clamped(y)
+        low = clamped(y - z)
+        high = clamped(y + z)
+        tier = tierEdges.tier(sigma50: sigma50)
+    }
+}
+
+extension EstimateModel {
+    /// The model built into the binary (Sources/PeggleEstimate/Model/sigma50-estimate.json, written
+    /// by scripts/fit-estimate). A test checks it decodes, so this cannot fail in a built binary.
+    public static let builtIn: EstimateModel = {
+        do { return try decode(Data(PackageResources.sigma50_estimate_json)) } catch {
+            fatalError("the built-in estimate model: \(error)")
+        }
+    }()
+}
