@@ -28,11 +28,10 @@ public enum Episode {
                             maxShots: Int = defaultMaxShots, firstChoice: Double? = nil) -> PlayedGame {
         precondition(sigma >= 0 && sigma.isFinite, "sigma must be a finite number >= 0")
         precondition(firstChoice == nil || agent.choiceIgnoresRandomStream, "a first choice given for an agent that draws randomness")
-        var master = SeededGenerator(seed: seed)
-        let gameSeed = master.next(), agentSeed = master.next(), noiseSeed = master.next()
-        var game = prepared.newGame(seed: gameSeed)
-        var agentRNG = SeededGenerator(seed: agentSeed)
-        var noise = SeededGenerator(seed: noiseSeed)
+        let seeds = EpisodeSeeds(episode: seed)  // shared with `PreparedLevel.replay`
+        var game = prepared.newGame(seed: seeds.game)
+        var agentRNG = SeededGenerator(seed: seeds.agent)
+        var noise = SeededGenerator(seed: seeds.noise)
         let rules = prepared.rules
         var log: [PlayedShot] = []
         while !game.isOver && game.shotsTaken < maxShots {

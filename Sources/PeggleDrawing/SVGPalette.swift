@@ -47,6 +47,13 @@ package enum SVGPalette {
 
     package static func shot(_ index: Int) -> String { shots[((index % shots.count) + shots.count) % shots.count] }
 
+    /// The heatmap's scale, 0...1: blue (0), pale yellow (1/2), red (1), as "#rrggbb".
+    package static func heat(_ t: Double) -> String {
+        let t = min(max(t.isFinite ? t : 0, 0), 1)
+        let low = RGB(0x2c7bb6), mid = RGB(0xffffbf), high = RGB(0xd7191c)
+        return (t < 0.5 ? low.mixed(with: mid, t * 2) : mid.mixed(with: high, t * 2 - 1)).hex
+    }
+
     /// Outline colour of a block of `springiness` (0...1).
     package static func blockOutline(_ springiness: Double) -> String {
         blockStroke.mixed(with: springStroke, springiness).hex

@@ -27,7 +27,11 @@ public struct SVGRenderer: Sendable {
     /// The board as the level designer laid it out (no game played): every peg and block where the
     /// level puts it, the bucket at its starting place, the cannon pointing straight down.
     public func render(level: Level) -> String {
-        var scene = Scene(rules: rules, level: level)
+        render(level: level, scene: Scene(rules: rules, level: level))
+    }
+
+    func render(level: Level, scene: Scene) -> String {
+        var scene = scene
         scene.pegs = level.pegs.enumerated().map { i, peg in
             Scene.PegItem(index: i, kind: peg.kind, outline: Scene.Outline(peg) { $0 }, litBy: nil, lit: false)
         }
@@ -39,6 +43,15 @@ public struct SVGRenderer: Sendable {
         scene.isLevelView = true
         scene.info = levelInfo(level)
         return scene.svg()
+    }
+
+    /// The board as designed, with a ring around each peg of `rings` coloured by its value on
+    /// `SVGPalette.heat`'s scale (0 blue, 1/2 pale yellow, 1 red) and titled with its text (a
+    /// browser shows it on hover). The report's heatmap: each orange peg's lost-with rate.
+    public func render(level: Level, rings: [PegRing]) -> String {
+        var scene = Scene(rules: rules, level: level)
+        scene.rings = rings.filter { level.pegs.indices.contains($0.index) }
+        return render(level: level, scene: scene)
     }
 
     /// The board in `state`, with each shot's trajectory drawn on top.
@@ -232,6 +245,8 @@ package struct Scene {
     var counts = KindCounts()
     /// Drawn from a level, not a game state.
     var isLevelView = false
+    /// Rated pegs' rings (the report's heatmap), drawn under the pegs.
+    var rings: [PegRing] = []
 
     init(rules: Rules, level: Level) {
         self.rules = rules
@@ -266,6 +281,7 @@ package struct Scene {
         out += boardBackground()
         out += blocksSVG()
         out += blastsSVG()
+        out += ringsSVG()
         out += pegsSVG()
         out += bucketSVG()
         out += trajectoriesSVG()
@@ -315,6 +331,26 @@ package struct Scene {
         out += "stroke-width=\"1.5\" stroke-dasharray=\"5 3\">\n"
         for c in blasts {
             out += "<circle class=\"blast\" cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(rules.kaboomRadius))\"/>\n"
+        }
+        return out + "</g>\n"
+    }
+
+    func ringsSVG() -> String {
+        guard !rings.isEmpty else { return "" }
+        var out = "<g class=\"peg-rings\" fill=\"none\">\n"
+        for ring in rings {
+            let colour = SVGPalette.heat(ring.value)
+            let attrs = "class=\"peg-ring\" data-peg=\"\(ring.index)\" stroke=\"\(colour)\""
+            // Under the pegs, so a ring never hides a neighbour; the title is the hover text.
+            let outline = Outline(level.pegs[ring.index]) { $0 }
+            switch outline {
+            case let .circle(c, r):
+                out += "<circle \(attrs) cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(r + 4.5))\" stroke-width=\"5\">"
+            case let .polygon(v):
+                out += "<polygon \(attrs) points=\"\(SVGText.points(v))\" stroke-width=\"10\" stroke-linejoin=\"round\">"
+            }
+            out += "<title>\(esc(ring.title))</title>"
+            out += ring.isCircleOf(level) ? "</circle>\n" : "</polygon>\n"
         }
         return out + "</g>\n"
     }
@@ -595,5 +631,26 @@ package struct Scene {
         let background = "<rect class=\"panel\" x=\"\(n(x0))\" y=\"0\" width=\"\(n(Self.panelWidth))\" height=\"\(n(height))\" "
             + "fill=\"\(SVGPalette.panel)\" stroke=\"\(SVGPalette.panelBorder)\"/>\n"
         return ("<g class=\"info\">\n" + background + p.svg + "</g>\n", height)
+    }
+}
+
+/// A ring around one peg of a level picture: the report's heatmap.
+public struct PegRing: Sendable, Equatable {
+    /// Index in `level.pegs`.
+    public var index: Int
+    /// Where the colour lies on `SVGPalette.heat`'s scale, 0...1.
+    public var value: Double
+    /// The hover text.
+    public var title: String
+
+    public init(index: Int, value: Double, title: String) {
+        self.index = index
+        self.value = value
+        self.title = title
+    }
+
+    func isCircleOf(_ level: Level) -> Bool {
+        if case .circle = level.pegs[index].shape { return true }
+        return false
     }
 }

@@ -96,6 +96,28 @@ public enum CSVReport {
         return out
     }
 
+    /// The header of pegs.csv.
+    public static let pegsHeader = ["level", "level_hash", "peg_id", "x", "y", "hit_rate", "lost_with_rate", "games",
+                                    "games_lost", "sigma_low", "sigma_high"]
+
+    /// pegs.csv: the header, then one record per orange peg, levels in the order given (the
+    /// report's: hardest first), pegs in level order. Rates are empty when nothing was counted
+    /// (no game, or no game lost), the window when sigma50 is unknown.
+    public static func pegs(_ levels: [LevelPegRates]) -> String {
+        func optional(_ v: Double?, _ decimals: Int) -> String { v.map { number($0, decimals) } ?? "" }
+        var out = record(pegsHeader)
+        for level in levels {
+            let counts = [String(level.games), String(level.gamesLost),
+                          optional(level.window?.lowerBound, 6), optional(level.window?.upperBound, 6)]
+            for p in level.pegs {
+                let peg = [level.levelName, level.levelHash, String(p.pegID), number(p.x, 2), number(p.y, 2),
+                           optional(p.hitRate, 4), optional(p.lostWithRate, 4)]
+                out += record(peg + counts)
+            }
+        }
+        return out
+    }
+
     /// `v` rounded to `decimals` places, trailing zeros dropped; no locale, no exponent; "" when not finite.
     static func number(_ v: Double, _ decimals: Int) -> String {
         v.isFinite ? DecimalText.number(v, decimals: decimals) : ""

@@ -18,8 +18,11 @@ public enum HTMLReport {
     /// `<html xmlns="http://www.w3.org/1999/xhtml">` tree, all elements closed, only XML's own
     /// entities), so an XML parser reads it. All text is escaped. Deterministic: no clock; the
     /// date, if wanted, is one of `facts`.
+    ///
+    /// `pegRates` (by level hash) adds the heatmap: on the level's picture a ring around each
+    /// orange peg coloured by its lost-with rate, with a legend under the picture.
     public static func render(_ ratings: [LevelRating], levels: [String: Level], facts: [(String, String)],
-                              rules: Rules = Rules()) -> String {
+                              rules: Rules = Rules(), pegRates: [String: LevelPegRates] = [:]) -> String {
         var out = "<!DOCTYPE html>\n"
         out += "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\" xml:lang=\"en\">\n<head>\n"
         out += "<meta charset=\"utf-8\"/>\n"
@@ -92,7 +95,12 @@ public enum HTMLReport {
             out += "<div class=\"figures\">\n"
             out += "<figure class=\"picture\">"
             if let level = levels[r.levelHash] {
-                out += inline(SVGRenderer(rules: rules).render(level: level), suffix: String(k))
+                if let rates = pegRates[r.levelHash] {
+                    out += inline(SVGRenderer(rules: rules).render(level: level, rings: rings(rates)), suffix: String(k))
+                    out += heatLegend(rates)
+                } else {
+                    out += inline(SVGRenderer(rules: rules).render(level: level), suffix: String(k))
+                }
             } else {
                 out += "<p class=\"missing\">No level file for this hash: no picture.</p>"
             }
@@ -137,6 +145,50 @@ public enum HTMLReport {
     static func tierBadge(_ tier: Tier) -> String {
         let cls = tier.rawValue.replacingOccurrencesOfSpace()
         return "<span class=\"tier tier-\(cls)\">\(esc(tier.rawValue))</span>"
+    }
+
+    /// One ring per orange peg with a lost-with rate; none when no counted game was lost.
+    static func rings(_ rates: LevelPegRates) -> [PegRing] {
+        rates.pegs.compactMap { p in
+            guard let lost = p.lostWithRate else { return nil }
+            var title = "peg \(p.pegID): left in \(percent(lost)) of \(rates.gamesLost) lost games"
+            if let hit = p.hitRate { title += "; hit in \(percent(hit)) of \(rates.games) games" }
+            return PegRing(index: p.index, value: lost, title: title)
+        }
+    }
+
+    static func percent(_ v: Double) -> String { DecimalText.number(v * 100, decimals: 0) + "%" }
+
+    /// The heatmap's caption: the colour scale and what was counted.
+    static func heatLegend(_ rates: LevelPegRates) -> String {
+        var out = "<figcaption class=\"heat-legend\">"
+        guard let window = rates.window, rates.gamesLost > 0 else {
+            out += rates.window.map { "No heatmap: the skill agent lost none of its \(rates.games) games at \u{3c3} \(range($0)) rad." }
+                ?? "No heatmap: \u{3c3}50 is unknown, so no games are near it."
+            return out + unreplayableNote(rates) + "</figcaption>\n"
+        }
+        // Eleven swatches from 0 to 100%: no gradient, so no page-wide id is needed.
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"232\" height=\"30\" viewBox=\"0 0 232 30\">"
+        for i in 0...10 {
+            out += "<rect x=\"\(6 + 20 * i)\" y=\"2\" width=\"20\" height=\"12\" fill=\"\(SVGPalette.heat(Double(i) / 10))\"/>"
+        }
+        out += "<g font-size=\"10\" fill=\"\(SVGPalette.dim)\" text-anchor=\"middle\">"
+        out += "<text x=\"16\" y=\"27\">0%</text><text x=\"116\" y=\"27\">50%</text><text x=\"216\" y=\"27\">100%</text></g></svg>"
+        out += "<span>Ring colour: how often the orange peg was still on the board when a game was lost "
+        out += "(\(rates.gamesLost) lost of the skill agent's \(rates.games) games at \u{3c3} "
+        out += "\(range(window)) rad, "
+        out += "within a factor \(DecimalText.number(PegRates.nearFactor)) of \u{3c3}50). Hover a ring for its rates.</span>"
+        return out + unreplayableNote(rates) + "</figcaption>\n"
+    }
+
+    static func range(_ r: ClosedRange<Double>) -> String {
+        DecimalText.number(r.lowerBound, decimals: 6) + "\u{2013}" + DecimalText.number(r.upperBound, decimals: 6)
+    }
+
+    static func unreplayableNote(_ rates: LevelPegRates) -> String {
+        guard rates.unreplayable > 0 else { return "" }
+        return " <span class=\"warn\">\(rates.unreplayable) game\(rates.unreplayable == 1 ? "" : "s") left out: "
+            + "\(esc(rates.firstUnreplayable ?? "")) (another engine played them).</span>"
     }
 
     static func interval(_ r: ClosedRange<Double>) -> String {
@@ -228,6 +280,8 @@ public enum HTMLReport {
         figure.chart svg { width: 100%; height: auto; display: block; }
         .missing { color: \(SVGPalette.dim); font-style: italic; }
         table.agents { font-size: 13px; }
+        .heat-legend { color: \(SVGPalette.dim); font-size: 13px; margin-top: 6px; }
+        figure.picture .heat-legend svg { width: 232px; display: inline-block; vertical-align: middle; margin-right: 8px; }
 
         """
 }

@@ -60,7 +60,43 @@ public enum StudioRating {
         public var chart: String
         /// The greedy agent's choice for the first shot at sigma 0 and where it goes.
         public var firstShot: ShotView
+        /// Each orange peg's hit and lost-with rates over the greedy games near sigma50: the
+        /// report's heatmap, drawn on the board.
+        public var pegs: PegHeat
         public var seconds: Double
+    }
+
+    /// The report's heatmap for the page: the rates of `PegRates` with each ring's colour, so the
+    /// page draws the report's scale without a copy of it.
+    public struct PegHeat: Sendable, Encodable, Equatable {
+        /// Greedy games counted, and how many of them were not won.
+        public var games: Int, gamesLost: Int
+        /// The aim noises counted, radians; nil when sigma50 is unknown.
+        public var sigmaLow: Double?, sigmaHigh: Double?
+        public var pegs: [Peg]
+        /// The colour scale at 0, 0.1, ..., 1, for the legend.
+        public var scale: [String]
+
+        public struct Peg: Sendable, Encodable, Equatable {
+            /// The peg's `id` in the level.
+            public var id: Int
+            public var x: Double, y: Double
+            public var hitRate: Double?, lostWithRate: Double?
+            /// The ring's colour (from the lost-with rate); nil when no counted game was lost.
+            public var colour: String?
+        }
+
+        init(_ rates: LevelPegRates) {
+            games = rates.games
+            gamesLost = rates.gamesLost
+            sigmaLow = rates.window?.lowerBound
+            sigmaHigh = rates.window?.upperBound
+            pegs = rates.pegs.map {
+                Peg(id: $0.pegID, x: $0.x, y: $0.y, hitRate: $0.hitRate, lostWithRate: $0.lostWithRate,
+                    colour: $0.lostWithRate.map(SVGPalette.heat))
+            }
+            scale = (0...10).map { SVGPalette.heat(Double($0) / 10) }
+        }
     }
 
     public struct AgentRate: Sendable, Encodable, Equatable {
@@ -79,8 +115,9 @@ public enum StudioRating {
                                   firstSeed: seed, rules: rules)
         let summary: RatingRun.Summary
         let games: [PlayedGame]
+        let store: PeggleStore
         do {
-            let store = try PeggleStore()
+            store = try PeggleStore()
             let run = try RatingRun(store: store, levels: [(level.name, level)], config: config, command: "studio rate",
                                     threads: threads) { event in
                 if case let .progress(played, atMost, _) = event { events(.progress(played: played, atMost: atMost)) }
@@ -98,6 +135,7 @@ public enum StudioRating {
             games: games.count,
             agents: rating.agents.map { AgentRate(agent: $0.agentKind, sigma: $0.sigma, games: $0.episodes, winRate: $0.winRate) },
             chart: SVGCharts.skillCurve(curve), firstShot: try firstShot(level, agent: greedy, seed: seed, rules: rules),
+            pegs: PegHeat(try pegRates(rating, level: level, store: store, rules: rules, threads: threads)),
             seconds: summary.seconds)
         switch rating.sigma50 {
         case let .value(v, low, high): (result.sigma50, result.low, result.high) = (v, low, high)
@@ -107,6 +145,22 @@ public enum StudioRating {
         }
         result.stop = summary.measurements.first?.measurement.stop?.rawValue
         return result
+    }
+
+    /// The orange pegs' rates over the greedy games near sigma50, replayed from the store.
+    static func pegRates(_ rating: LevelRating, level: Level, store: PeggleStore, rules: Rules,
+                         threads: Int) throws(StudioError) -> LevelPegRates {
+        do {
+            let prepared = try PreparedLevel(level, rules: rules)
+            var games: [PlayedGame] = []
+            if let label = rating.skill?.agentLabel, let levelID = try store.levels().first?.id,
+               let agentID = try store.agents().first(where: { $0.label == label })?.id {
+                games = try store.games(levelID: levelID, agentID: agentID, withShots: true)
+            }
+            return PegRates.rates(rating, prepared: prepared, games: games, threads: threads)
+        } catch {
+            throw StudioError(500, "the pegs' rates failed: \(error)")
+        }
     }
 
     /// The greedy agent's first shot at sigma 0, recorded.

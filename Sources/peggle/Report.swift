@@ -15,9 +15,10 @@ enum ReportFormat: String, CaseIterable, ListElement {
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the difficulty reports (CSV and HTML) from a database filled by `peggle rate`.",
-        discussion: "Writes OUT/difficulty.csv (one row per level), OUT/episodes.csv (one row per game) and "
-            + "OUT/report.html (one self-contained page: each level's picture, skill curve and win rates, hardest "
-            + "first). docs/metrics.md defines every column and figure.")
+        discussion: "Writes OUT/difficulty.csv (one row per level), OUT/episodes.csv (one row per game), "
+            + "OUT/pegs.csv (one row per orange peg: how often the skill games near sigma50 hit it and lost with it) "
+            + "and OUT/report.html (one self-contained page: each level's picture with its orange pegs' heatmap, "
+            + "skill curve and win rates, hardest first). docs/metrics.md defines every column and figure.")
 
     @Option(help: "The database written by `peggle rate`.")
     var db = "peggle.sqlite"
@@ -38,36 +39,69 @@ struct Report: ParsableCommand {
         let store: PeggleStore
         let games: [PlayedGame]
         let stored: [LevelRecord]
+        let agents: [AgentRecord]
         do {
             store = try PeggleStore(readingOnly: db)  // reporting writes nothing, not even -wal or -shm
             games = try store.games()
             stored = try store.levels()
+            agents = try store.agents()
         } catch { throw UserError("\(error)") }
         guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
 
         let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html)))
+        var levels: [String: Level] = [:]
+        for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
+        let pegs = try Self.pegRates(ratings, store: store, levels: stored, agents: agents, decoded: levels)
         var files: [(String, String)] = []
         if formats.contains(.csv) {
             files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
             files.append(("episodes.csv", CSVReport.episodes(games)))
+            files.append(("pegs.csv", CSVReport.pegs(pegs)))
         }
         if formats.contains(.html) {
-            var levels: [String: Level] = [:]
-            for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
             let agents = Set(games.map(\.agentLabel)).sorted()
             let facts: [(String, String)] = [
                 ("database", db), ("levels", "\(ratings.count)"), ("games", "\(games.count)"),
                 ("agents", agents.joined(separator: ", ")), ("engine", "Peggle Gym \(PeggleGym.version)"),
             ]
-            files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts)))
+            files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts,
+                                                           pegRates: Dictionary(uniqueKeysWithValues: pegs.map { ($0.levelHash, $0) }))))
         }
         // Everything is rendered before the first file is written; each file is replaced atomically.
         for (name, text) in files { try Files.write(text, to: (out as NSString).appendingPathComponent(name)) }
         for r in ratings.prefix(40) {
             printLine("\(r.rank.map { "\($0)." } ?? "-") \(r.levelName): \(r.tierText)\(r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")")
         }
+        for p in pegs where p.unreplayable > 0 {
+            FileHandle.standardError.write(Data(("warning: \(p.levelName): \(p.unreplayable) skill game\(p.unreplayable == 1 ? "" : "s") "
+                + "near sigma50 left out of pegs.csv, as \(p.unreplayable == 1 ? "it does" : "they do") not replay to the stored "
+                + "outcome (another engine played them); first: \(p.firstUnreplayable ?? "")\n").utf8))
+        }
         printLine("wrote " + files.map { (out as NSString).appendingPathComponent($0.0) }.joined(separator: ", "))
+    }
+
+    /// Each rated level's orange pegs over its skill games near sigma50, in the order of
+    /// `ratings`, replayed from the stored shots (docs/metrics.md, "Why a level is hard"). A level
+    /// whose stored file does not decode or validate has no rows.
+    static func pegRates(_ ratings: [LevelRating], store: PeggleStore, levels: [LevelRecord], agents: [AgentRecord],
+                         decoded: [String: Level]) throws -> [LevelPegRates] {
+        let levelIDs = Dictionary(levels.compactMap { r in r.id.map { (r.contentHash, $0) } }, uniquingKeysWith: min)
+        let agentIDs = Dictionary(agents.compactMap { a in a.id.map { (a.label, $0) } }, uniquingKeysWith: min)
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        var out: [LevelPegRates] = []
+        for r in ratings {
+            guard let level = decoded[r.levelHash], let prepared = try? PreparedLevel(level) else { continue }
+            var games: [PlayedGame] = []
+            if let label = r.skill?.agentLabel, PegRates.window(r.sigma50) != nil,
+               let levelID = levelIDs[r.levelHash], let agentID = agentIDs[label] {
+                do { games = try store.games(levelID: levelID, agentID: agentID, withShots: true) } catch {
+                    throw UserError("\(error)")
+                }
+            }
+            out.append(PegRates.rates(r, prepared: prepared, games: games, threads: threads))
+        }
+        return out
     }
 
     /// Creates the folder if needed and proves it writable before anything is rendered.

@@ -4,7 +4,10 @@ import Foundation
 import FoundationXML
 #endif
 import GRDB
+import PeggleLevel
 import PeggleStore
+import PeggleTestSupport
+import PeggleUtilities
 import Testing
 
 @Suite("peggle report", .serialized)
@@ -50,7 +53,53 @@ struct ReportCommandTests {
         let out = dir.appendingPathComponent("csv")
         #expect(try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(names == ["difficulty.csv", "episodes.csv"])
+        #expect(names == ["difficulty.csv", "episodes.csv", "pegs.csv"])
+    }
+
+    @Test("pegs.csv: one row per orange peg, counting the greedy games within a factor 2 of sigma50, all replayed from the store")
+    func pegsCSV() throws {
+        // The adaptive method, so skill games land near sigma50 (the grid above plays none there).
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("a.sqlite")
+        let rate = try CLI.run(["rate", "Levels/first-steps.json", "Levels/springboard.json", "--agents", "greedy", "--budget", "16",
+                                "--candidates", "8", "--refine", "1x2", "--samples", "2", "--db", db.path])
+        try #require(rate.status == 0, "\(rate.stderr)")
+        let out = dir.appendingPathComponent("pegs")
+        let r = try CLI.run(["report", "--db", db.path, "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "every stored game replays: \(r.stderr)")
+        func rows(_ name: String) throws -> [[String]] {
+            try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8).split(separator: "\r\n")
+                .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        }
+        let pegs = try rows("pegs.csv")
+        #expect(pegs.first == ["level", "level_hash", "peg_id", "x", "y", "hit_rate", "lost_with_rate", "games",
+                               "games_lost", "sigma_low", "sigma_high"])
+        // The level files' orange pegs, in the level order of difficulty.csv.
+        let levelOrder = try rows("difficulty.csv").dropFirst().map { $0[1] }
+        var expected: [[String]] = []
+        for name in levelOrder {
+            let file = name == "First Steps" ? "first-steps" : "springboard"
+            let level = try LevelCodec.decode(Repository.data("Levels/\(file).json"))
+            expected += level.pegs.filter { $0.kind == .orange }.map {
+                [name, String($0.id), DecimalText.number($0.center.x), DecimalText.number($0.center.y)]
+            }
+        }
+        #expect(pegs.dropFirst().map { [$0[0], $0[2], $0[3], $0[4]] } == expected)
+        // Games counted: the greedy games of episodes.csv whose sigma lies in the row's window.
+        let episodes = try rows("episodes.csv").dropFirst()
+        for name in levelOrder {
+            let row = try #require(pegs.first { $0[0] == name })
+            let (low, high) = (try #require(Double(row[9])), try #require(Double(row[10])))
+            // The agent label is quoted (it holds commas): sigma and won are read from the end.
+            let near = episodes.filter { $0[1] == name && $0[2] == "greedy" && (low...high).contains(Double($0[$0.count - 10])!) }
+            #expect(row[7] == String(near.count) && row[8] == String(near.filter { $0[$0.count - 7] == "false" }.count), "\(name)")
+        }
+        // Springboard counts 3 games, 1 of them lost with peg 4 (hit in the other 2) and no other orange.
+        #expect(pegs.first { $0[0] == "Springboard" }.map { Array($0[2...8]) } == ["4", "578.54", "124.98", "0.6667", "1", "3", "1"])
+        #expect(pegs.filter { $0[0] == "Springboard" }.dropFirst().allSatisfy { $0[5] == "1" && $0[6] == "0" })
+        #expect(r.stdout.contains("\(out.path)/pegs.csv"))
     }
 
     @Test("a database from a newer Peggle Gym is refused and left unchanged")

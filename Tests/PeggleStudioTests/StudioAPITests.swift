@@ -369,11 +369,20 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             // One peg straight down: the greedy agent aims at it and the ball hits it.
             let first = try #require(result["firstShot"] as? [String: Any])
             #expect((first["lit"] as? [[String: Int]])?.map { $0["id"]! } == [1])
+            // The report's heatmap: the one orange peg, over the same games as the library's.
+            let heat = try #require(result["pegs"] as? [String: Any])
+            #expect(heat["games"] as? Int == direct.pegs.games && heat["gamesLost"] as? Int == 0)
+            let pegs = try #require(heat["pegs"] as? [[String: Any]])
+            #expect(pegs.map { $0["id"] as? Int } == [1] && pegs.map { $0["hitRate"] as? Double } == [1])
+            #expect(pegs.allSatisfy { $0["lostWithRate"] == nil && $0["colour"] == nil })
+            #expect((heat["scale"] as? [String])?.count == 11)
         }
         // Every greedy game on this level is won, at any aim noise the rater tries: sigma50 is
-        // above the range.
+        // above the range, and every greedy game within a factor 2 of its bound hit the one
+        // orange peg (so no game was lost with it: no ring).
         #expect(direct.bound == "above")
         #expect(direct.tier == "easy")
+        #expect(direct.pegs.sigmaLow == direct.sigma50.map { $0 / 2 })
     }
 
     @Test func rateRefusesABudgetOutOfRangeAndAnUnplayableLevel() async throws {

@@ -258,6 +258,7 @@ function draw() {
     ctx.translate(-b.width / 2, -b.height / 2);
   }
   for (const block of studio.level.blocks) drawBlock(block);
+  if (studio.mode === "rate" && studio.rating && studio.rating.text === studio.text) drawHeat(studio.rating.pegs);
   for (const peg of studio.level.pegs) {
     const st = view ? view.pegs.get(peg.id) : null;
     if (st && st.removed) continue;
@@ -404,6 +405,49 @@ function drawShot(view) {
   }
 }
 
+// The report's heatmap: a ring under each orange peg in the colour the server gave its
+// lost-with rate (drawn only for the level as rated: an edit since then hides it).
+function drawHeat(heat) {
+  const byId = new Map(studio.level.pegs.map((p) => [p.id, p]));
+  ctx.save();
+  for (const h of heat.pegs) {
+    const p = byId.get(h.id);
+    if (!p || !h.colour) continue;
+    ctx.strokeStyle = h.colour;
+    ctx.beginPath();
+    if (p.shape === "brick") {
+      ctx.lineWidth = 10;
+      ctx.lineJoin = "round";
+      polygon(corners(p, true));
+    } else {
+      ctx.lineWidth = 5;
+      ctx.arc(p.x, p.y, p.radius + 4.5, 0, 2 * Math.PI);
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+// The heatmap's legend and what it counted, under the rating.
+function heatLegend(heat) {
+  const p = document.createElement("p");
+  p.id = "heat-legend";
+  if (!heat.gamesLost) {
+    p.textContent = heat.sigmaLow === undefined ? "No heatmap: sigma50 is unknown."
+      : `No heatmap: no greedy game at sigma ${heat.sigmaLow.toPrecision(3)}–${heat.sigmaHigh.toPrecision(3)} rad was lost.`;
+    return p;
+  }
+  const bar = document.createElement("span");
+  bar.className = "heat-scale";
+  bar.style.background = `linear-gradient(to right, ${heat.scale.join(", ")})`;
+  p.appendChild(bar);
+  p.appendChild(document.createTextNode(
+    ` 0% to 100%: ring colour, how often the orange peg was still on the board when a game was lost `
+    + `(${heat.gamesLost} lost of ${heat.games} greedy games at sigma ${heat.sigmaLow.toPrecision(3)}–`
+    + `${heat.sigmaHigh.toPrecision(3)} rad, within a factor 2 of sigma50).`));
+  return p;
+}
+
 function drawOverlay(shot) {
   ctx.save();
   ctx.strokeStyle = "#5ee38a";
@@ -502,6 +546,7 @@ async function rate() {
   out.textContent = "rating…";
   studio.rating = null;
   draw();
+  const rated = studio.text;
   try {
     const budget = parseInt($("#budget").value, 10) || studio.config.ratingBudget;
     const res = await fetch("/api/rate", {
@@ -525,6 +570,7 @@ async function rate() {
           bar.value = event.played;
           out.textContent = `rating… ${event.played} games (at most ${event.atMost})`;
         } else if (event.type === "result") {
+          event.result.text = rated;
           showRating(event.result);
         } else if (event.type === "error") {
           throw new Error(event.message);
@@ -574,6 +620,7 @@ function showRating(r) {
   const chart = document.createElement("div");
   chart.innerHTML = r.chart;  // our own server's SVG; its texts are escaped there
   out.appendChild(chart);
+  out.appendChild(heatLegend(r.pegs));
   draw();
 }
 
