@@ -1,5 +1,5 @@
 import Foundation
-import PeggleDifficulty
+@testable import PeggleDifficulty
 import PeggleTestSupport
 import Testing
 
@@ -84,6 +84,28 @@ import Testing
         #expect(runs["example1"]?.trials.count == 32 && runs["example1"]?.mode["threshold"] == -20)
         #expect(runs["implementation"]?.trials.count == 64 && runs["implementation"]?.mode["slope"] == 3)
         #expect(runs["example2"]?.trials.count == 128 && runs["example2"]?.mode == ["threshold": -20, "slope": 5, "lapse": 0.04])
+    }
+
+    /// The fast path for a marginal of consecutive blocks with two outcomes gives the general
+    /// sums up to rounding (1e-13 relative), with and without a cutoff.
+    @Test func theBlockPathAgreesWithTheGeneralSums() {
+        // Threshold x slope cells, the threshold marginal: Example 2's function on a coarser grid.
+        let cells = stride(from: -40.0, through: 0, by: 2).flatMap { t in [2.0, 3.5, 5].map { (t, $0) } }
+        let model = QuestPlusModel(stimuli: Array(stride(from: -40.0, through: 0, by: 1)), cells: cells, outcomes: 2,
+                                   group: { c in Int((c.0 + 40) / 2) }) { x, c in
+            let p = 1 - 0.02 - (1 - 0.5 - 0.02) * exp(-pow(10, c.1 * (x - c.0) / 20))
+            return [p, 1 - p]
+        }
+        #expect(model.blockSize == 3)
+        var q = QuestPlus(model: model)
+        for (s, o) in [(22, 0), (18, 0), (15, 1), (20, 0), (19, 1), (21, 0)] {
+            q.update(stimulus: s, outcome: o)
+            for cutoff in [0, 1e-6] {
+                let fast = q.blockEntropies(candidates: nil, cutoff: cutoff, size: 3)
+                let general = q.generalEntropies(candidates: nil, cutoff: cutoff)
+                #expect(zip(fast, general).allSatisfy { abs($0 - $1) <= 1e-13 * abs($1) }, "\(fast) \(general)")
+            }
+        }
     }
 
     /// A marginal's entropy: with every cell in one group there is nothing to learn, so every
