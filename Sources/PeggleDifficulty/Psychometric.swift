@@ -54,6 +54,22 @@ public enum SkillModel {
         ($1, margin + $0 * trialStride)
     })
 
+    /// The skill model as a QUEST+ model (`SkillPosterior.entropyPlacement`): the trial sigmas are
+    /// the stimuli, the grid's cells the parameters in `SkillPosterior.logWeights`' order, outcome
+    /// 0 a win, and the entropy is of the x50 marginal. Tabulated once (73 x 2 x 41,800 numbers).
+    static let questPlus: QuestPlusModel = {
+        let stimuli = trialSigmas.map { trialPoint[$0]! }
+        let shapes = shapeCount, perSlope = ceilings.count * floors.count
+        return QuestPlusModel(stimuli: stimuli, cells: Array(0..<(x50Count * shapes)), outcomes: 2,
+                              group: { $0 / shapes }) { s, cell in
+            let g = cell / shapes, k = cell % shapes
+            let b = k / perSlope, ci = (k % perSlope) / floors.count, fi = k % floors.count
+            let p = probability(x: Double(s - g) * step, x50: 0, slope: slopes[b], ceiling: ceilings[ci].value,
+                                floor: floors[fi].value, offset: offsets[ci * floors.count + fi])
+            return [p, 1 - p]
+        }
+    }()
+
     /// Cells per x50 point: slope x ceiling x floor.
     static let shapeCount = slopes.count * ceilings.count * floors.count
 
@@ -310,12 +326,41 @@ public struct SkillPosterior: Sendable, Equatable {
     /// docs/metrics.md).
     public static let spread = 2.0
 
-    /// Where the next `count` games teach most about sigma50: at the posterior's quantiles
+    /// Where the next `count` games teach most about sigma50, by `rule`. `quantile`: at the posterior's quantiles
     /// (j + 1/2) / count of x50, spread `spread` times wider about the median, clamped to the
     /// measured range and snapped to the trial lattice. QUEST places each trial at the
     /// posterior's best guess; a batch spreads its trials over the posterior instead, so that a
     /// wide posterior is explored and a narrow one is bracketed on both sides of sigma50, which
     /// also teaches the slope.
+    public func placement(count: Int, rule: Placement) -> [Double] {
+        switch rule {
+        case .quantile: return placement(count: count)
+        case .entropy: return entropyPlacement(count: count)
+        }
+    }
+
+    /// Where QUEST+ puts the next `count` games (the Psi method: the expected entropy of the x50
+    /// marginal, slope, ceiling and floor marginalised), on the trial lattice. A batch is chosen
+    /// greedily one game at a time: each game minimises the expected entropy after it, given the
+    /// earlier games of the batch counted by their expected outcomes (the posterior times
+    /// P(win)^p P(loss)^(1 - p), p the predicted win rate), so the batch depends on the posterior
+    /// alone, never on threads. Cells below 1e-13 of the posterior (at most 4e-9 of its mass in
+    /// all) are left out of the sums, which keeps a choice cheap once the posterior has narrowed.
+    public func entropyPlacement(count: Int) -> [Double] {
+        var q = QuestPlus(model: SkillModel.questPlus, prior: weights().cells)
+        var sigmas: [Double] = []
+        for j in 0..<count {
+            let s = q.nextStimulus(cutoff: Self.entropyCutoff)
+            sigmas.append(SkillModel.trialSigmas[s])
+            if j + 1 < count { q.update(stimulus: s, expected: q.outcomeProbabilities(stimulus: s)) }
+        }
+        return sigmas
+    }
+
+    /// Posterior cells at or below this are left out of the expected entropies (see `entropyPlacement`).
+    static let entropyCutoff = 1e-13
+
+    /// Today's rule, `Placement.quantile`: see `placement(count:rule:)`.
     public func placement(count: Int) -> [Double] {
         let marginal = weights().marginal
         let m = SkillModel.self

@@ -1,5 +1,13 @@
 import PeggleGame
 
+/// Where a level's next batch of skill games goes (docs/metrics.md, "Placement").
+public enum Placement: String, Sendable, CaseIterable {
+    /// At the posterior's quantiles of x50, spread twice as far from the median.
+    case quantile
+    /// QUEST+ / Psi: each game where it minimises the expected entropy of the x50 marginal.
+    case entropy
+}
+
 /// How the adaptive method measures one level's sigma50 (docs/metrics.md).
 public struct AdaptiveSettings: Sendable, Equatable {
     /// Skill games chosen together per level and round. Fixed, never the thread count, so a
@@ -9,16 +17,21 @@ public struct AdaptiveSettings: Sendable, Equatable {
     public var budget: Int
     /// Stop when the 95% interval of sigma50 lies within this factor either side of the estimate.
     public var precision: Double
+    /// Where each batch goes.
+    public var placement: Placement
 
     public static let defaultBatchSize = 8
     public static let defaultBudget = 160
     public static let defaultPrecision = 1.25
+    public static let defaultPlacement = Placement.quantile
 
-    public init(batchSize: Int = defaultBatchSize, budget: Int = defaultBudget, precision: Double = defaultPrecision) {
+    public init(batchSize: Int = defaultBatchSize, budget: Int = defaultBudget, precision: Double = defaultPrecision,
+                placement: Placement = defaultPlacement) {
         precondition(batchSize >= 1 && budget >= 1 && precision > 1)
         self.batchSize = batchSize
         self.budget = budget
         self.precision = precision
+        self.placement = placement
     }
 }
 
@@ -47,10 +60,14 @@ public struct SkillMeasurement: Sendable, Equatable {
     /// Every game recorded, in order.
     public private(set) var played: [(trial: Trial, won: Bool)] = []
     public private(set) var stop: Stop?
+    /// The batch `nextBatch()` returns, chosen once when the last batch was recorded (a
+    /// placement can cost more than a game's bookkeeping; the scheduler asks under its lock).
+    private var planned: [Trial] = []
 
     public init(settings: AdaptiveSettings, firstSeed: UInt64) {
         self.settings = settings
         self.firstSeed = firstSeed
+        planned = plan()
     }
 
     public static func == (a: SkillMeasurement, b: SkillMeasurement) -> Bool {
@@ -60,10 +77,12 @@ public struct SkillMeasurement: Sendable, Equatable {
 
     /// The next batch, or empty when stopped: up to `batchSize` games (fewer when the budget is
     /// nearly spent) at the posterior's placement, with the next seeds.
-    public func nextBatch() -> [Trial] {
+    public func nextBatch() -> [Trial] { planned }
+
+    private func plan() -> [Trial] {
         guard stop == nil else { return [] }
         let n = min(settings.batchSize, settings.budget - played.count)
-        let sigmas = posterior.placement(count: n)
+        let sigmas = posterior.placement(count: n, rule: settings.placement)
         return sigmas.enumerated().map { j, s in Trial(seed: firstSeed &+ UInt64(played.count + j), sigma: s) }
     }
 
@@ -83,6 +102,7 @@ public struct SkillMeasurement: Sendable, Equatable {
         } else if played.count >= settings.budget {
             stop = .budget
         }
+        planned = plan()
     }
 
     /// Plays the whole measurement with `play(trial) -> won` (for simulations and tests; the

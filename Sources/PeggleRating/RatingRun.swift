@@ -207,7 +207,7 @@ public final class RatingRun: @unchecked Sendable {
     /// The run's settings as the `run` row keeps them: JSON with sorted keys.
     static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)]) -> String {
         struct Level: Encodable { var file: String, hash: String }
-        struct Adaptive: Encodable { var batch_size: Int, budget: Int, precision: Double }
+        struct Adaptive: Encodable { var batch_size: Int, budget: Int, precision: Double, placement: String }
         struct Configuration: Encodable {
             var method: String, agents: [String], skill_kind: String, games: Int
             var sigmas: [Double]?, adaptive: Adaptive?
@@ -217,7 +217,7 @@ public final class RatingRun: @unchecked Sendable {
             method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind.rawValue, games: c.games,
             sigmas: c.method == .grid ? c.sigmas : nil,
             adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
-                                                       precision: c.adaptive.precision) : nil,
+                                                       precision: c.adaptive.precision, placement: c.adaptive.placement.rawValue) : nil,
             first_seed: c.firstSeed, max_shots: c.maxShots, levels: levels.map { Level(file: $0.name, hash: $0.prepared.hash) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

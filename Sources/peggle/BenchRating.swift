@@ -42,6 +42,10 @@ struct BenchRating: LegacyBench {
             /// Levels by how their measurement stopped.
             var stops: [String: Int]
             var cores: Int
+            /// Adaptive: where batches went, and the median over levels of the final 95% interval's
+            /// high / low (the skill agent's; a bound's interval too).
+            var placement: String? = nil
+            var medianIntervalRatio: Double? = nil
         }
         var columns: Columns
         var extra: Extra
@@ -76,17 +80,25 @@ struct BenchRating: LegacyBench {
             for g in games { perKind[g.agentKind.rawValue, default: 0] += 1 }
             var stops: [String: Int] = [:]
             for m in summary.measurements { stops[m.measurement.stop?.rawValue ?? "unfinished", default: 0] += 1 }
+            let ratios = summary.measurements.map { m in
+                let fit = m.measurement.posterior.summary()
+                return fit.high / fit.low
+            }.sorted()
+            let medianRatio: Double? = ratios.isEmpty ? nil
+                : ratios.count % 2 == 1 ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
             let row = Row(
                 columns: .init(mode: "rating", levels: loaded.count, threads: t, budget: settings.adaptive.budget,
                                precision: settings.adaptive.precision, seconds: round(summary.seconds, 2), cpuSeconds: round(cpu, 2),
                                games: games.count, levelsPerHour: round(Double(loaded.count) * 3600 / summary.seconds, 0)),
                 extra: .init(agents: agents.map(\.label), gamesPerKind: perKind, gamesPerS: round(Double(games.count) / summary.seconds, 1),
-                             stops: stops, cores: BenchClock.cores))
+                             stops: stops, cores: BenchClock.cores,
+                             placement: settings.adaptive.placement.rawValue, medianIntervalRatio: medianRatio.map { round($0, 3) }))
             func list(_ counts: [String: Int]) -> String {
                 counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             }
             try out.emit(row, text: "threads \(t): rated \(loaded.count) levels in \(row.columns.seconds) s (\(row.columns.cpuSeconds) s of CPU): "
-                + "\(row.columns.levelsPerHour) levels/hour, \(games.count) games (\(list(perKind))); stops: \(list(stops))")
+                + "\(row.columns.levelsPerHour) levels/hour, \(games.count) games (\(list(perKind))); stops: \(list(stops))"
+                + (medianRatio.map { "; placement \(settings.adaptive.placement.rawValue), median interval high/low \(round($0, 3))" } ?? ""))
         }
         try out.finish()
     }

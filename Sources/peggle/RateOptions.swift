@@ -6,6 +6,7 @@ import PeggleLevel
 import PeggleRating
 
 extension RatingMethod: ExpressibleByArgument {}
+extension Placement: ListElement {}
 
 /// What a rating is: its agents, its method and the method's settings. `peggle rate` and
 /// `peggle bench rating` take this one group, so the benchmark rates exactly as `rate` does with
@@ -32,6 +33,9 @@ struct RateOptions: ParsableArguments {
     @Option(help: "Adaptive: greedy games chosen together per level, fixed so that any --threads gives the same rating (default: \(AdaptiveSettings.defaultBatchSize)).")
     var batchSize: Int?
 
+    @Option(help: "Adaptive: where each batch of greedy games goes: quantile (the posterior's quantiles, spread) or entropy (QUEST+: least expected entropy of sigma50) (default: \(AdaptiveSettings.defaultPlacement.rawValue)).")
+    var placement: Placement?
+
     static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
 
     /// The method's settings, checked, each with its default when not given.
@@ -50,7 +54,7 @@ struct RateOptions: ParsableArguments {
             throw UserError("--sigmas: only with --method grid (the adaptive method chooses its own sigmas)")
         }
         if method == .grid, let name = [budget.map { _ in "--budget" }, precision.map { _ in "--precision" },
-                                        batchSize.map { _ in "--batch-size" }].compactMap({ $0 }).first {
+                                        batchSize.map { _ in "--batch-size" }, placement.map { _ in "--placement" }].compactMap({ $0 }).first {
             throw UserError("\(name): only with --method adaptive (the grid plays --episodes games at every --sigmas)")
         }
         let budget = self.budget ?? AdaptiveSettings.defaultBudget
@@ -63,7 +67,8 @@ struct RateOptions: ParsableArguments {
         }
         let sigmaList = try Parse.sigmas(sigmas ?? CommaList(RatingConfig.defaultSigmas), option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
-        return Settings(games: episodes, sigmas: sigmaList, adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision))
+        return Settings(games: episodes, sigmas: sigmaList, adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision,
+                                                                                                 placement: placement ?? AdaptiveSettings.defaultPlacement))
     }
 
     /// The agents, each once (the label names parameters and weights), made by `maker` (the

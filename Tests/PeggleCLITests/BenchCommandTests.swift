@@ -123,7 +123,7 @@ struct BenchCommandTests {
         #expect(rows.allSatisfy { $0["levels"] as? Int == 3 && $0["us_per_reset_generated"] != nil })
     }
 
-    @Test("bench --help lists the seven benchmarks")
+    @Test("bench --help lists the eight benchmarks")
     func helpListsTheSubcommands() throws {
         let r = try CLI.run(["bench", "--help"])
         #expect(r.status == 0)
@@ -133,7 +133,7 @@ struct BenchCommandTests {
             guard line.hasPrefix("  "), let first = words.first else { return nil }
             return String(first)
         }
-        for name in ["physics", "vector", "serve", "greedy", "render", "rating", "generate"] {
+        for name in ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration"] {
             #expect(listed.contains(name), "\(name) missing from: \(r.stdout)")
         }
     }

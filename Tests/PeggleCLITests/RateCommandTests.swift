@@ -157,6 +157,25 @@ struct RateCommandTests {
         #expect(okP && countsP.episodes == countsA.episodes && rowsP == rowsA)
     }
 
+    @Test("adaptive, entropy placement: the same database at 1 and 2 threads, and the run row records the placement")
+    func entropyPlacementIsDeterministic() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = dir.appendingPathComponent("one.sqlite"), two = dir.appendingPathComponent("two.sqlite")
+        let run = { (db: URL, threads: String) in
+            try CLI.run(["rate"] + Self.levels + Self.adaptive + ["--placement", "entropy", "--db", db.path, "--threads", threads])
+        }
+        let a = try run(one, "1"), b = try run(two, "2")
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let (countsA, rowsA, okA) = try contents(one), (countsB, rowsB, _) = try contents(two)
+        #expect(okA && countsA == countsB && rowsA == rowsB)
+        // On the flat prior the first batch of 4 goes where QUEST+ puts it (PsychometricTests).
+        let first = rowsA.filter { $0.agentKind == .greedy && $0.seed < 4 }.map(\.sigma)
+        #expect(Set(first) == Set(SkillPosterior().placement(count: 4, rule: .entropy)))
+        let store = try PeggleStore(path: one.path)
+        #expect(try store.runs().first?.configuration.contains("\"placement\":\"entropy\"") == true)
+    }
+
     /// Whether the tier from an interval ("hard", or "hard to medium") reaches `tier`.
     static func tier(_ span: String, reaches tier: String) -> Bool {
         let order = ["very hard", "hard", "medium", "easy"]
@@ -251,6 +270,8 @@ struct RateCommandTests {
             (["--method", "grid", "--budget", "40"], "--budget: only with --method adaptive"),
             (["--precision", "1"], "--precision: 1.0 is not a factor above 1"),
             (["--batch-size", "0"], "--batch-size: 0 is outside 1...1000"),
+            (["--method", "grid", "--placement", "entropy"], "--placement: only with --method adaptive"),
+            (["--placement", "median"], "--placement"),
             (["--episodes", "0"], "--episodes: 0 must be at least 1"),
             (["--agents", "linear:missing.json"], "missing.json"),
           ])

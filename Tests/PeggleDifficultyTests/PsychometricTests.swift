@@ -89,6 +89,15 @@ import Testing
         #expect(SkillPosterior().placement(count: 8) == expected)
     }
 
+    @Test func anEntropyBatchOnThePriorStartsNearTheMiddleAndSpreadsItsGames() {
+        // QUEST+ on the flat prior: the first game near the prior's middle in ln sigma (0.032),
+        // and each later one, given the earlier ones' expected outcomes, on the other side of it
+        // and further out: the batch brackets the middle of the prior without repeating a sigma.
+        let expected = [38, 44, 33, 49, 31, 51, 35, 48].map { M.trialSigmas[$0] }
+        #expect(SkillPosterior().placement(count: 8, rule: .entropy) == expected)
+        #expect(SkillPosterior().placement(count: 8, rule: .quantile) == SkillPosterior().placement(count: 8))
+    }
+
     @Test func gamesOnlyMoveThePosteriorTheWayTheyShould() {
         // Losses at the smallest sigma: sigma50 below the range, with its probability.
         let hopeless = SkillPosterior((0..<60).map { _ in (0.001, false) }).summary()

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import PeggleDifficulty
+import PeggleUtilities
+
+/// `peggle bench calibration`: the adaptive measurement on synthetic levels whose win probability
+/// at every sigma is known, rated many times with fixed seeds: how often the 95% interval covers
+/// the true sigma50, how many games it takes, how many stop before the budget, for each placement.
+/// The ratings are simulations (no game is played), so this is the release-build twin of
+/// Tests/PeggleRatingTests/CalibrationTests.swift (the same levels and seeds: the quantile row of
+/// the first level is that test's pinned figure), fast enough to compare placements.
+struct BenchCalibration: LegacyBench {
+    static let configuration = CommandConfiguration(
+        commandName: "calibration",
+        abstract: "The adaptive measurement on synthetic levels: coverage of the 95% interval, games, stops, per placement.",
+        discussion: "Each synthetic level is rated --ratings times (seeds fixed) with the adaptive settings given; one row "
+            + "per level and placement.")
+
+    static let legacyFlag: String? = nil
+    static let legacyOptions: [String: LegacySpelling] = [:]
+
+    @Option(help: "Ratings per level and placement.")
+    var ratings = 200
+
+    @Option(help: "Placements, comma-separated (default: quantile,entropy).")
+    var placement = CommaList<Placement>([.quantile, .entropy])
+
+    @Option(help: "Greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
+    var budget = AdaptiveSettings.defaultBudget
+
+    @Option(help: "Threads (the ratings are independent; the figures do not depend on it).")
+    var threads = 1
+
+    @OptionGroup var output: BenchOutputOptions
+
+    /// The synthetic levels: CalibrationTests' level, the two others of docs/metrics.md's spread
+    /// table, and a level that is not the model's logistic (six shots each within 0.01 rad).
+    static let levels: [(name: String, win: @Sendable (Double) -> Double)] = [
+        ("logistic sigma50 0.02 slope 3 ceiling 0.97 floor 0.02", logistic(0.02, 3, 0.97, 0.02)),
+        ("logistic sigma50 0.005 slope 2 ceiling 0.9 floor 0", logistic(0.005, 2, 0.9, 0)),
+        ("logistic sigma50 0.1 slope 5 ceiling 0.99 floor 0.1", logistic(0.1, 5, 0.99, 0.1)),
+        ("six shots within 0.01 rad ceiling 0.95 floor 0.02", { s in 0.02 + 0.93 * pow(erf(0.01 / (s * 2.0.squareRoot())), 6) }),
+    ]
+
+    static func logistic(_ sigma50: Double, _ slope: Double, _ ceiling: Double, _ floor: Double) -> @Sendable (Double) -> Double {
+        { sigma in
+            let q = (0.5 - floor) / (ceiling - floor)
+            let core = sigma == 0 ? 1 : 1 / (1 + exp(slope * (log(sigma) - log(sigma50)) + log((1 - q) / q)))
+            return floor + (ceiling - floor) * core
+        }
+    }
+
+    /// Where the win probability is 1/2, by bisection in ln sigma.
+    static func sigma50(_ win: (Double) -> Double) -> Double {
+        var lo = 1e-6, hi = 10.0
+        for _ in 0..<200 {
+            let m = (lo * hi).squareRoot()
+            if win(m) > 0.5 { lo = m } else { hi = m }
+        }
+        return (lo * hi).squareRoot()
+    }
+
+    struct Row: BenchRow {
+        struct Columns: Encodable {
+            var mode: String, level: String, placement: String, ratings: Int, budget: Int
+            var coverage: Double, stoppedBeforeBudget: Double, meanGames: Double, medianGames: Double
+            var medianIntervalRatio: Double, seconds: Double
+        }
+        struct Extra: Encodable { var trueSigma50: Double, covered: Int, stoppedEarly: Int, games: Int, threads: Int, cores: Int }
+        var columns: Columns
+        var extra: Extra
+    }
+
+    func run() throws {
+        guard ratings >= 1 else { throw UserError("--ratings: \(ratings) must be at least 1") }
+        guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
+        guard threads >= 1 else { throw UserError("--threads: \(threads) must be at least 1") }
+        let placements = try placement.map("--placement", message: { _, _, reason in reason }) { _, _, p in p }
+        var out = try BenchOutput<Row>(output)
+        let round = BenchClock.round
+        for (name, win) in Self.levels {
+            let truth = Self.sigma50(win)
+            for p in placements {
+                let settings = AdaptiveSettings(budget: budget, placement: p)
+                let start = BenchClock.now()
+                // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
+                let results = Parallel.map(ratings, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
+                    let m = SkillMeasurement.run(settings: settings, firstSeed: 0) { trial in
+                        var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
+                        return rng.nextUnit() < win(trial.sigma)
+                    }
+                    let fit = m.posterior.summary()
+                    return (fit.low <= truth && truth <= fit.high, m.stop != .budget, m.played.count, fit.high / fit.low)
+                }
+                let seconds = BenchClock.seconds(since: start)
+                let n = Double(ratings)
+                let covered = results.filter(\.covered).count, early = results.filter(\.early).count
+                let games = results.map(\.games).reduce(0, +)
+                let row = Row(
+                    columns: .init(mode: "calibration", level: name, placement: p.rawValue, ratings: ratings, budget: budget,
+                                   coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
+                                   meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
+                                   medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
+                    extra: .init(trueSigma50: round(truth, 6), covered: covered, stoppedEarly: early, games: games, threads: threads,
+                                 cores: BenchClock.cores))
+                try out.emit(row, text: "\(name), \(p.rawValue): covered \(covered) of \(ratings), \(early) stopped before the budget, "
+                    + "\(row.columns.meanGames) games on average (median \(row.columns.medianGames)), median interval high/low "
+                    + "\(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
+            }
+        }
+        try out.finish()
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let v = values.sorted()
+        return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
+    }
+}
