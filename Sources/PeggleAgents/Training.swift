@@ -265,11 +265,11 @@ public enum Trainer {
         games.reserveCapacity(members * episodes.count)
         for m in 0..<members {
             for e in episodes {
-                var master = SeededGenerator(seed: e.seed)
-                let gameSeed = master.next(), agentSeed = master.next(), noiseSeed = master.next()
-                let game = prepared[e.level].newGame(seed: gameSeed)
-                games.append(BatchGame(game: game, agentRNG: SeededGenerator(seed: agentSeed),
-                                       noise: SeededGenerator(seed: noiseSeed), member: m))
+                // The same streams as `Episode.play`, so a training game is the game the agent plays.
+                let seeds = EpisodeSeeds(episode: e.seed)
+                let game = prepared[e.level].newGame(seed: seeds.game)
+                games.append(BatchGame(game: game, agentRNG: SeededGenerator(seed: seeds.agent),
+                                       noise: SeededGenerator(seed: seeds.noise), member: m))
             }
         }
         let sigma = config.sigma, maxShots = config.maxShots, encoder = config.encoder
