@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "PeggleAgents", targets: ["PeggleAgents"]),
         .library(name: "PeggleStore", targets: ["PeggleStore"]),
         .library(name: "PeggleRating", targets: ["PeggleRating"]),
+        .library(name: "PeggleLevelSearch", targets: ["PeggleLevelSearch"]),
         .library(name: "PeggleStudio", targets: ["PeggleStudio"]),
     ],
     dependencies: [
@@ -54,26 +55,28 @@ let package = Package(
         .target(name: "PeggleGenerator", dependencies: ["PeggleLevel"], swiftSettings: tuned),
         // A folder of level files as the designer tools see it (the one module of levels that reads files).
         .target(name: "PeggleLevelFiles", dependencies: ["PeggleLevel"]),
-        // The game: game state, shot resolution, scoring, modes, the played-game row. Value types.
+        // The game: game state, shot resolution, scoring, modes, the played-game row, the aim encoder
+        // (what a shot at each aim would do: the env's `aim` observation, the linear agent's and the
+        // estimate's features). Value types.
         .target(name: "PeggleGame", dependencies: ["PeggleLevel"], swiftSettings: tuned),
-        // The RL environment: spaces, encoders (the aim encoder the linear agent shares), rewards, Env,
-        // VectorEnv. The `pixels` encoder draws with the rasteriser it is given (PeggleDrawing's
-        // PixelRenderer): one rasteriser.
-        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleGenerator"], swiftSettings: tuned),
-        // The serve protocol: typed requests, the option table and its spec, the session, replies,
-        // and the Swift client the bench and the tests drive `peggle serve` with.
-        .target(name: "PeggleServe", dependencies: ["PeggleEnv"], swiftSettings: tuned),
         // Difficulty statistics: sigma50's skill model and posterior, the adaptive measurement and its
         // stopping rule, Wilson intervals, per-agent statistics, tiers.
         .target(name: "PeggleDifficulty", dependencies: ["PeggleGame"]),
+        // The instant estimate: sigma50 predicted from a level's features (whole shots from the start,
+        // the aim encoder's features) by a fitted model built into the binary, without playing a game.
+        .target(name: "PeggleEstimate", dependencies: ["PeggleGame", "PeggleGenerator", "PeggleDifficulty"],
+                resources: [.embedInCode("Model/sigma50-estimate.json")]),
+        // The RL environment: spaces, encoders, rewards, Env, VectorEnv, procedural levels (by
+        // distribution, or by the estimate's tier). The `pixels` encoder draws with the rasteriser it
+        // is given (PeggleDrawing's PixelRenderer): one rasteriser.
+        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleGenerator", "PeggleEstimate"], swiftSettings: tuned),
+        // The serve protocol: typed requests, the option table and its spec, the session, replies,
+        // and the Swift client the bench and the tests drive `peggle serve` with.
+        .target(name: "PeggleServe", dependencies: ["PeggleEnv"], swiftSettings: tuned),
         // Drawing: boards and shots as SVG and as pixels, the charts of a skill curve.
         .target(name: "PeggleDrawing", dependencies: ["PeggleGame", "PeggleDifficulty"]),
         // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
         .target(name: "PeggleReports", dependencies: ["PeggleDrawing"]),
-        // The instant estimate: sigma50 predicted from a level's features (whole shots from the start,
-        // the aim encoder's features) by a fitted model built into the binary, without playing a game.
-        .target(name: "PeggleEstimate", dependencies: ["PeggleEnv", "PeggleDifficulty"],
-                resources: [.embedInCode("Model/sigma50-estimate.json")]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
@@ -83,6 +86,9 @@ let package = Package(
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
         .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty"], swiftSettings: tuned),
+        // Levels at a requested difficulty: generated candidates screened by the estimate, confirmed
+        // by the rater.
+        .target(name: "PeggleLevelSearch", dependencies: ["PeggleEstimate", "PeggleRating"]),
         // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
         .target(
@@ -96,7 +102,7 @@ let package = Package(
             dependencies: [
                 "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
-                "PeggleRating", "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // What the test targets share: where the repository's files are, levels and played games built
@@ -116,6 +122,7 @@ let package = Package(
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
+        .testTarget(name: "PeggleLevelSearchTests", dependencies: ["PeggleLevelSearch"]),
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` binary as a user would.

@@ -1,5 +1,4 @@
 import Foundation
-import PeggleEnv
 import PeggleGame
 import PeggleLevel
 

@@ -8,8 +8,11 @@ import Synchronization
 public struct EnvInfo: Sendable, Equatable {
     /// Index into the configured levels; with procedural levels, the level seed minus `startLevel`.
     public var level: Int = 0
-    /// The seed the level was generated from (procedural levels only).
+    /// The level seed drawn from the range (procedural levels only).
     public var levelSeed: UInt64?
+    /// The seed the generator made the level from: the level seed, or under a tier distribution
+    /// the candidate the estimate chose (procedural levels only).
+    public var generatorSeed: UInt64?
     /// Seed of the game played (drawn from the environment's generator).
     public var gameSeed: UInt64 = 0
     public var score = 0
@@ -66,6 +69,7 @@ public struct PeggleEnv: Sendable {
     let generated: GeneratedGames?
     /// The seed of the level being played (procedural levels only).
     public private(set) var levelSeed: UInt64?
+    public private(set) var generatorSeed: UInt64?
     public private(set) var game: GameState?
     public private(set) var levelIndex = 0
     /// Shots taken in this episode.
@@ -164,7 +168,7 @@ public struct PeggleEnv: Sendable {
         var g: GameState
         if let p = config.procedural {
             let s = level.map { p.seed(ofIndex: $0) } ?? p.drawSeed(&rng)
-            g = newGame(p, seed: s)
+            (g, generatorSeed) = newGame(p, seed: s)
             chosen = Int(s - UInt64(p.startLevel))
             levelSeed = s
         } else {
@@ -214,14 +218,16 @@ public struct PeggleEnv: Sendable {
 
     /// A new game on the level of `seed`: generated, or kept from an earlier reset. A generated
     /// level is valid and fits the encoder (the generator's cap is checked at init).
-    func newGame(_ p: ProceduralLevels, seed: UInt64) -> GameState {
+    /// The new game of level seed `seed`, and the generator seed of its level.
+    func newGame(_ p: ProceduralLevels, seed: UInt64) -> (GameState, UInt64) {
         if let kept = generated?.game(seed: seed) { return kept }
-        let level = p.level(seed: seed, rules: config.rules)
+        let generatorSeed = p.generatorSeed(ofSeed: seed, rules: config.rules)
+        let level = p.level(generatorSeed: generatorSeed, rules: config.rules)
         guard let g = try? GameState(level: level, rules: config.rules, seed: 0) else {
-            preconditionFailure("LevelGenerator made an invalid level from seed \(seed): \(level.validate(rules: config.rules))")
+            preconditionFailure("LevelGenerator made an invalid level from seed \(generatorSeed): \(level.validate(rules: config.rules))")
         }
-        generated?.keep(g, seed: seed)
-        return g
+        generated?.keep(g, generatorSeed: generatorSeed, seed: seed)
+        return (g, generatorSeed)
     }
 
     /// Takes one shot with `action` (see `ActionMode`).
@@ -273,7 +279,7 @@ public struct PeggleEnv: Sendable {
 
     func summary() -> EnvInfo {
         guard let g = game else { return EnvInfo() }
-        return EnvInfo(level: levelIndex, levelSeed: levelSeed, score: g.score, ballsLeft: g.ballsLeft,
+        return EnvInfo(level: levelIndex, levelSeed: levelSeed, generatorSeed: generatorSeed, score: g.score, ballsLeft: g.ballsLeft,
                        orangeLeft: g.orangeRemaining, shots: shots, status: g.status)
     }
 

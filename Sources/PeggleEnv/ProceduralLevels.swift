@@ -1,3 +1,5 @@
+import PeggleDifficulty
+import PeggleEstimate
 import PeggleGame
 import PeggleGenerator
 import PeggleLevel
@@ -13,15 +15,16 @@ public struct ProceduralLevels: Sendable, Equatable {
     public var numLevels: Int
     /// The first level seed, 0 or more.
     public var startLevel: Int
-    /// Procgen's `distribution_mode`: easy or hard.
-    public var distribution: LevelDistribution
+    /// Procgen's `distribution_mode`: the generator's easy or hard levels, or levels of one tier
+    /// by the instant estimate.
+    public var distribution: DistributionMode
     /// The templates levels are drawn from; a seed's template is fixed by the seed
     /// (`LevelGenerator.template(forSeed:among:)`), so two template sets split levels by layout.
     public var templates: [LevelTemplate]
     /// Replaces every generated level's own mode, when set.
     public var mode: GameMode?
 
-    public init(numLevels: Int = 0, startLevel: Int = 0, distribution: LevelDistribution = .hard,
+    public init(numLevels: Int = 0, startLevel: Int = 0, distribution: DistributionMode = .hard,
                 templates: [LevelTemplate] = LevelTemplate.allCases, mode: GameMode? = nil) {
         self.numLevels = numLevels
         self.startLevel = startLevel
@@ -63,17 +66,75 @@ public struct ProceduralLevels: Sendable, Equatable {
         LevelGenerator.template(forSeed: seed, among: templates)
     }
 
+    /// The generator seed of level seed `seed`: the seed itself, or under a tier distribution the
+    /// first candidate the estimate puts in the tier (`EstimateScreen.screenedSeed`).
+    public func generatorSeed(ofSeed seed: UInt64, rules: Rules = Rules()) -> UInt64 {
+        guard let tier = distribution.tier else { return seed }
+        let generator = distribution.generator
+        return EstimateScreen(target: .tier(tier)).screenedSeed(levelSeed: seed) { candidate in
+            withMode(LevelGenerator.generate(seed: candidate, distribution: generator, template: template(ofSeed: candidate),
+                                             rules: rules))
+        }.seed
+    }
+
     /// The level of `seed` (with `mode` if set), generated under `rules` (the defaults unless a
-    /// caller changed them).
+    /// caller changed them). A tier distribution screens candidates first (tens of milliseconds).
     public func level(seed: UInt64, rules: Rules = Rules()) -> Level {
-        var l = LevelGenerator.generate(seed: seed, distribution: distribution, template: template(ofSeed: seed), rules: rules)
+        level(generatorSeed: generatorSeed(ofSeed: seed, rules: rules), rules: rules)
+    }
+
+    /// The level the generator makes from `generatorSeed` (with `mode` if set).
+    public func level(generatorSeed g: UInt64, rules: Rules = Rules()) -> Level {
+        withMode(LevelGenerator.generate(seed: g, distribution: distribution.generator, template: template(ofSeed: g), rules: rules))
+    }
+
+    private func withMode(_ level: Level) -> Level {
+        var l = level
         if let mode { l.mode = mode }
         return l
     }
 
-    /// The name of the level of `seed` ("Arcs 42 (hard)").
-    public func name(ofSeed seed: UInt64) -> String {
-        LevelGenerator.name(seed: seed, distribution: distribution, template: template(ofSeed: seed))
+    /// The name of the level the generator makes from `generatorSeed` ("Arcs 42 (hard)"), the
+    /// same as `peggle level generate` gives it.
+    public func name(generatorSeed g: UInt64) -> String {
+        LevelGenerator.name(seed: g, distribution: distribution.generator, template: template(ofSeed: g))
+    }
+}
+
+/// Procedural levels' `distribution_mode`: Procgen's easy and hard (the generator's
+/// distributions), or one tier of difficulty as the instant estimate sees it. A tier level is the
+/// first of its seed's candidates (from the hard distribution, the easy one for the easy tier)
+/// whose estimated sigma50 lies in the tier: about 7 in 10 are in the tier by a full rating
+/// (docs/environment.md), and screening costs tens of milliseconds per new level.
+public enum DistributionMode: String, CaseIterable, Sendable, Codable {
+    case easy, hard
+    case tierEasy = "tier-easy", tierMedium = "tier-medium", tierHard = "tier-hard", tierVeryHard = "tier-very-hard"
+
+    /// The tier asked for, if any.
+    public var tier: Tier? {
+        switch self {
+        case .easy, .hard: nil
+        case .tierEasy: .easy
+        case .tierMedium: .medium
+        case .tierHard: .hard
+        case .tierVeryHard: .veryHard
+        }
+    }
+
+    /// The generator distribution levels come from.
+    public var generator: LevelDistribution {
+        switch self {
+        case .easy: .easy
+        case .hard: .hard
+        case .tierEasy, .tierMedium, .tierHard, .tierVeryHard: DifficultyTarget.tier(tier!).defaultDistribution()
+        }
+    }
+
+    public init(_ distribution: LevelDistribution) {
+        switch distribution {
+        case .easy: self = .easy
+        case .hard: self = .hard
+        }
     }
 }
 
@@ -84,11 +145,12 @@ final class GeneratedGames: Sendable {
     /// Most level seeds whose games are kept: at the generator's largest level a new game holds
     /// about 48 KiB, so 1,000 hold about 47 MiB (counted in the serve memory budget).
     static let limit = 1000
-    private let games = Mutex<[UInt64: GameState]>([:])
+    private let games = Mutex<[UInt64: (GameState, UInt64)]>([:])
 
-    func game(seed: UInt64) -> GameState? { games.withLock { $0[seed] } }
+    /// The new game of level seed `seed` and its generator seed, if kept.
+    func game(seed: UInt64) -> (GameState, UInt64)? { games.withLock { $0[seed] } }
 
-    func keep(_ game: GameState, seed: UInt64) {
-        games.withLock { if $0.count < Self.limit { $0[seed] = game } }
+    func keep(_ game: GameState, generatorSeed: UInt64, seed: UInt64) {
+        games.withLock { if $0.count < Self.limit { $0[seed] = (game, generatorSeed) } }
     }
 }

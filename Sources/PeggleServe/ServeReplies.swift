@@ -266,7 +266,7 @@ extension ServeSession {
 
     /// The name of the level an info is about: a file level's, or the generated level's.
     func levelName(_ info: EnvInfo) -> String {
-        if let seed = info.levelSeed, let p = procedural { return p.name(ofSeed: seed) }
+        if let seed = info.generatorSeed, let p = procedural { return p.name(generatorSeed: seed) }
         return levelNames.indices.contains(info.level) ? levelNames[info.level] : ""
     }
 

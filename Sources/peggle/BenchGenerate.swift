@@ -67,12 +67,12 @@ struct BenchGenerate: LegacyBench {
             // Resets: every one a new level (unlimited seeds), against the same number over 100
             // file levels (a reset then copies a prepared game).
             var obs = [Float](repeating: 0, count: EnvConfig(levels: []).observationEncoder.size)
-            var procedural = try PeggleEnv(config: EnvConfig(procedural: ProceduralLevels(distribution: d)), seed: 1)
+            var procedural = try PeggleEnv(config: EnvConfig(procedural: ProceduralLevels(distribution: DistributionMode(d))), seed: 1)
             t = BenchClock.now()
             try obs.withUnsafeMutableBufferPointer { p in for _ in 0..<n { try procedural.reset(into: p) } }
             let resetGenerated = micros(t, n)
             // Procgen's usual training set, 200 levels: each is generated once, then kept.
-            var kept = try PeggleEnv(config: EnvConfig(procedural: ProceduralLevels(numLevels: 200, distribution: d)), seed: 1)
+            var kept = try PeggleEnv(config: EnvConfig(procedural: ProceduralLevels(numLevels: 200, distribution: DistributionMode(d))), seed: 1)
             try obs.withUnsafeMutableBufferPointer { p in for _ in 0..<2000 { try kept.reset(into: p) } }
             t = BenchClock.now()
             try obs.withUnsafeMutableBufferPointer { p in for _ in 0..<n { try kept.reset(into: p) } }

@@ -1,13 +1,31 @@
 import ArgumentParser
 import Foundation
+import PeggleAgents
+import PeggleDifficulty
+import PeggleEstimate
 import PeggleGame
 import PeggleGenerator
 import PeggleLevel
 import PeggleLevelFiles
+import PeggleLevelSearch
 import PeggleStore
+import PeggleUtilities
 
 extension LevelDistribution: ExpressibleByArgument {}
 extension LevelTemplate: ExpressibleByArgument {}
+
+/// Tiers on the command line: "very-hard" rather than the tables' "very hard"; `unrated` is not a
+/// difficulty one can ask for.
+extension Tier: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let t = Tier.allCases.first(where: { $0 != .unrated && $0.argument == argument }) else { return nil }
+        self = t
+    }
+
+    public static var allValueStrings: [String] { allCases.filter { $0 != .unrated }.map(\.argument) }
+
+    var argument: String { rawValue.replacingOccurrences(of: " ", with: "-") }
+}
 
 /// `peggle level generate --count N --seed S --out DIR`: levels from seeds (LevelGenerator).
 struct LevelGenerate: ParsableCommand {
@@ -19,7 +37,11 @@ struct LevelGenerate: ParsableCommand {
             + "An existing file or level name in the folder is never replaced: the run is refused before anything "
             + "is written. The files are written to a temporary folder first and moved in when all are written. "
             + "The folder is created if missing (its parent must exist). "
-            + "docs/levels.md describes the templates and what the distributions change.")
+            + "With --tier or --sigma50, --count levels of that difficulty: candidates from seeds S, S+1, ... are "
+            + "screened by the instant estimate (peggle estimate), and those that pass are rated (the greedy agent's "
+            + "adaptive rating, games stored in --db) and kept when the rated sigma50 lies in the tier or range; "
+            + "--no-confirm keeps what the estimate passes. "
+            + "docs/levels.md describes the templates, what the distributions change, and the search.")
 
     // Unconditional, so "--count -3" is read as a (refused) value, not as an option.
     @Option(parsing: .unconditional, help: "How many levels (1 to 100000).")
@@ -28,8 +50,31 @@ struct LevelGenerate: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seed of the first level (0 or more); the others take the next seeds.")
     var seed: UInt64
 
-    @Option(help: "easy or hard (as Procgen's distribution_mode; hard by default, as there).")
-    var distribution = LevelDistribution.hard
+    @Option(help: ArgumentHelp("easy or hard (as Procgen's distribution_mode; hard by default, as there; with --tier or "
+        + "--sigma50, easy for the easy tier and hard otherwise)."))
+    var distribution: LevelDistribution?
+
+    @Option(help: ArgumentHelp("Only levels of this tier (candidates screened and rated).",
+                               valueName: Tier.allValueStrings.joined(separator: "|")))
+    var tier: Tier?
+
+    @Option(help: ArgumentHelp("Only levels whose sigma50 lies in LOW-HIGH radians (candidates screened and rated).",
+                               valueName: "LOW-HIGH"))
+    var sigma50: String?
+
+    @Flag(inversion: .prefixedNo, help: "With --tier or --sigma50: confirm what the estimate passes with the rater.")
+    var confirm = true
+
+    @Option(help: ArgumentHelp("With --tier or --sigma50: the SQLite database the confirming ratings are stored in (created "
+        + "if missing; default peggle.sqlite)."))
+    var db: String?
+
+    @Option(help: ArgumentHelp("With --tier or --sigma50: candidates tried at most (default: "
+        + "\(LevelSearch.Settings.candidatesPerLevel) per level asked for)."))
+    var maxCandidates: Int?
+
+    @Option(help: "Worker threads (default: the machine's cores).")
+    var threads: Int?
 
     @Option(help: ArgumentHelp("One template for every level (default: each seed draws one).",
                                valueName: LevelTemplate.allCases.map(\.rawValue).joined(separator: "|")))
@@ -44,21 +89,16 @@ struct LevelGenerate: ParsableCommand {
         guard (1...Self.maxCount).contains(count) else {
             throw UserError("--count: \(count) is outside 1...\(Self.maxCount)")
         }
+        if let target = try target() { return try search(target) }
+        for (name, given) in [("--no-confirm", !confirm), ("--db", db != nil), ("--max-candidates", maxCandidates != nil),
+                              ("--threads", threads != nil)] where given {
+            throw UserError("\(name): applies with --tier or --sigma50 only")
+        }
         guard seed <= UInt64.max - UInt64(count - 1) else {
             throw UserError("--seed: \(seed) + \(count) levels passes the largest seed, \(UInt64.max)")
         }
-        guard !out.isEmpty else { throw UserError("--out: the folder name is empty") }
-        let folder = out
-        var isDir: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDir)
-        if exists && !isDir.boolValue { throw UserError("--out: \(folder) is a file, not a folder") }
-        let parent = LevelFolder.folder(of: folder)
-        if !exists {
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir) else {
-                throw UserError("--out: \(folder): the folder \(parent) does not exist")
-            }
-            guard isDir.boolValue else { throw UserError("--out: \(folder): \(parent) is a file, not a folder") }
-        }
+        let distribution = self.distribution ?? .hard
+        let (folder, exists) = try outFolder()
 
         // Names first (a seed's template and name cost nothing), so a clash stops the run
         // before any level is made; then each level is made and written in turn.
@@ -91,6 +131,101 @@ struct LevelGenerate: ParsableCommand {
             + "(seeds \(seed)...\(seed + UInt64(count - 1))): "
             + LevelTemplate.allCases.compactMap { t in templates[t].map { "\(t.rawValue) \($0)" } }.joined(separator: ", ")
             + "; " + GameModeKind.allCases.compactMap { m in modes[m].map { "\(m.rawValue) \($0)" } }.joined(separator: ", "))
+    }
+
+    /// The folder to write into, checked, and whether it exists.
+    func outFolder() throws -> (String, Bool) {
+        guard !out.isEmpty else { throw UserError("--out: the folder name is empty") }
+        let folder = out
+        var isDir: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDir)
+        if exists && !isDir.boolValue { throw UserError("--out: \(folder) is a file, not a folder") }
+        let parent = LevelFolder.folder(of: folder)
+        if !exists {
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir) else {
+                throw UserError("--out: \(folder): the folder \(parent) does not exist")
+            }
+            guard isDir.boolValue else { throw UserError("--out: \(folder): \(parent) is a file, not a folder") }
+        }
+        return (folder, exists)
+    }
+
+    /// The difficulty asked for, if any; refuses both at once and a malformed or out-of-range range.
+    func target() throws -> DifficultyTarget? {
+        switch (tier, sigma50) {
+        case (nil, nil): return nil
+        case (.some, .some): throw UserError("--tier and --sigma50: give one or the other")
+        case let (t?, nil): return .tier(t)
+        case let (nil, text?):
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+                throw UserError("--sigma50: '\(text)' is not LOW-HIGH in radians, e.g. 0.01-0.03")
+            }
+            guard SkillModel.lowest <= low, low < high, high <= SkillModel.highest else {
+                throw UserError("--sigma50: '\(text)' must have \(DecimalText.significant(SkillModel.lowest, digits: 3)) <= LOW < HIGH "
+                    + "<= \(DecimalText.significant(SkillModel.highest, digits: 3)) (the rater's range)")
+            }
+            return .sigma50(low: low, high: high)
+        }
+    }
+
+    /// --tier / --sigma50: the search (PeggleLevelSearch), then the kept levels written as one.
+    func search(_ target: DifficultyTarget) throws {
+        if let maxCandidates, !(1...Self.maxCount * LevelSearch.Settings.candidatesPerLevel).contains(maxCandidates) {
+            throw UserError("--max-candidates: \(maxCandidates) is outside 1...\(Self.maxCount * LevelSearch.Settings.candidatesPerLevel)")
+        }
+        if let threads, !(1...256).contains(threads) { throw UserError("--threads: \(threads) is outside 1...256") }
+        let settings = LevelSearch.Settings(target: target, distribution: distribution, template: template, firstSeed: seed,
+                                            count: count, maxCandidates: maxCandidates, confirm: confirm)
+        guard seed <= UInt64.max - UInt64(settings.maxCandidates - 1) else {
+            throw UserError("--seed: \(seed) + \(settings.maxCandidates) candidates passes the largest seed, \(UInt64.max)")
+        }
+        if !confirm, db != nil { throw UserError("--db: --no-confirm rates nothing, so it stores nothing") }
+        let db = self.db ?? "peggle.sqlite"
+        let (folder, exists) = try outFolder()
+        let store: PeggleStore?
+        do { store = confirm ? try PeggleStore(path: db) : nil } catch { throw UserError("\(error)") }
+        let search = LevelSearch(settings: settings, skillAgent: GreedyAgent(),
+                                 threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        let command = CommandLine.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+        let result: LevelSearch.Result
+        do { result = try search.run(store: store, command: command) } catch { throw UserError("\(error)") }
+        let asked = settings.confirm ? "\(target), confirmed by the rater" : "\(target), by the estimate alone"
+        if let claim = result.leftToOtherRuns.first {
+            throw UserError("--db: another peggle rate (process \(claim.pid) on \(claim.host)) is rating candidates in \(db); "
+                + "nothing was written: run again when it ends")
+        }
+        if let reason = result.stopReason { throw UserError("the confirming rating stopped: \(reason); nothing was written") }
+        guard result.isComplete(count: count) else {
+            throw UserError("found \(result.kept.count) of \(count) levels (\(asked)) among \(result.generated) candidate\(result.generated == 1 ? "" : "s") "
+                + "(--max-candidates \(settings.maxCandidates)); nothing was written"
+                + (settings.confirm ? ". The ratings are stored in \(db): a rerun with a larger --max-candidates replays them" : ""))
+        }
+        let d = settings.distribution
+        let files = result.kept.map { c in
+            Self.fileName(seed: c.seed, distribution: d, template: template ?? LevelGenerator.template(forSeed: c.seed))
+        }
+        if exists {
+            let present = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            if let clash = files.first(where: present.contains) {
+                throw UserError("--out: \(folder) already has \(clash); nothing was written (choose another folder or seed)")
+            }
+            let wanted = Set(result.kept.map { $0.level.name.lowercased() })
+            let names = LevelFolder.levelNames(in: folder)
+            if let clash = names.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
+                throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "
+                    + "unique in a folder, so nothing was written")
+            }
+        }
+        try Self.writeAll(files, into: folder, exists: exists) { LevelCodec.encode(result.kept[$0].level) }
+        let cost = result.cost(firstSeed: seed, complete: true)
+        printLine("wrote \(count) level\(count == 1 ? "" : "s") (\(asked)) to \(folder): \(cost.candidates) \(d.rawValue) "
+            + "candidate\(cost.candidates == 1 ? "" : "s") (seeds \(seed)...\(seed + UInt64(cost.candidates - 1))), "
+            + "\(cost.screened) passed the estimate" + (settings.confirm ? " and were rated" : "")
+            + "; \(DecimalText.fixed(Double(cost.candidates) / Double(count), decimals: 1)) candidates per level kept"
+            + (settings.confirm ? "; ratings in \(db)" : ""))
     }
 
     /// The system's reason for a failed file operation ("Permission denied"), else Foundation's.

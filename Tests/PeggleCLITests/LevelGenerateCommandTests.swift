@@ -83,6 +83,15 @@ struct LevelGenerateCommandTests {
         (["--template", "blob"], "Error: The value 'blob' is invalid for '--template <arcs|rows|rings|spiral|funnel|bricks|waves|pockets|ramps>'."),
         (["--seed", "-1"], "Error: The value '-1' is invalid for '--seed <seed>'"),
         (["--seed", "18446744073709551615"], "error: --seed: 18446744073709551615 + 2 levels passes the largest seed, 18446744073709551615\n"),
+        (["--tier", "tough"], "Error: The value 'tough' is invalid for '--tier <easy|medium|hard|very-hard>'. Please provide one of 'easy', 'medium', 'hard' or 'very-hard'."),
+        (["--tier", "hard", "--sigma50", "0.01-0.03"], "error: --tier and --sigma50: give one or the other\n"),
+        (["--sigma50", "0.03"], "error: --sigma50: '0.03' is not LOW-HIGH in radians, e.g. 0.01-0.03\n"),
+        (["--sigma50", "0.03-0.01"], "error: --sigma50: '0.03-0.01' must have 0.001 <= LOW < HIGH <= 1 (the rater's range)\n"),
+        (["--sigma50", "0.0001-0.01"], "error: --sigma50: '0.0001-0.01' must have 0.001 <= LOW < HIGH <= 1 (the rater's range)\n"),
+        (["--no-confirm"], "error: --no-confirm: applies with --tier or --sigma50 only\n"),
+        (["--db", "x.sqlite"], "error: --db: applies with --tier or --sigma50 only\n"),
+        (["--tier", "hard", "--no-confirm", "--db", "x.sqlite"], "error: --db: --no-confirm rates nothing, so it stores nothing\n"),
+        (["--tier", "hard", "--max-candidates", "0"], "error: --max-candidates: 0 is outside 1...10000000\n"),
     ])
     func generateBadInput(extra: [String], message: String) throws {
         let dir = try CLI.tempDir()
@@ -91,6 +100,31 @@ struct LevelGenerateCommandTests {
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix(message), "\(r.stderr)")
         #expect(try Self.files(dir).isEmpty)
+    }
+
+    /// --tier without confirming: the first levels from the seed on whose estimate is in the tier
+    /// (the library's tests cover the confirming rating; a debug build's greedy games are slow).
+    @Test("generate --tier --no-confirm writes the first levels the estimate puts in the tier")
+    func generateAtATier() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["level", "generate", "--tier", "very-hard", "--no-confirm", "--count", "2", "--seed", "0",
+                             "--out", "vh", "--threads", "2"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try Self.files(dir.appendingPathComponent("vh"))
+        #expect(files.count == 2)
+        let e = try CLI.run(["estimate", "--json"] + files.map { "vh/\($0)" }, cwd: dir)
+        let rows = try #require(JSONSerialization.jsonObject(with: Data(e.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["tier"] as? String } == ["very hard", "very hard"])
+        #expect(r.stdout == "wrote 2 levels (tier very hard, by the estimate alone) to vh: 2 hard candidates (seeds 0...1), 2 passed the estimate; 1.0 candidates per level kept\n")
+
+        // Too few candidates: what was found is said, and nothing is written.
+        let few = try CLI.run(["level", "generate", "--tier", "hard", "--no-confirm", "--count", "2", "--seed", "0",
+                               "--max-candidates", "1", "--out", "few"], cwd: dir)
+        #expect(few.status == 2)
+        #expect(few.stderr == "1 candidate: 0 passed the estimate, 0 of 2 kept\n"
+            + "error: found 0 of 2 levels (tier hard, by the estimate alone) among 1 candidate (--max-candidates 1); nothing was written\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("few").path))
     }
 
     @Test("generate into a folder it cannot write or create: exit code 2, no staging folder left behind")

@@ -1,5 +1,7 @@
 import Foundation
 @testable import PeggleEnv
+import PeggleDifficulty
+import PeggleEstimate
 import PeggleGame
 import PeggleGenerator
 import PeggleTestSupport
@@ -85,9 +87,35 @@ struct ProceduralLevelTests {
             let level = e.game!.level
             #expect(level.mode == .dodge(shots: 2))
             seen.insert(String(level.name.prefix { $0 != " " }))
-            #expect(p.name(ofSeed: info.levelSeed!) == level.name)
+            #expect(p.name(generatorSeed: info.generatorSeed!) == level.name)
         }
         #expect(seen == ["Spiral", "Rings"])
+    }
+
+    /// A tier distribution plays, for each level seed, the first of its candidates the estimate puts
+    /// in the tier; the info names the candidate's seed, and the level is the generator's.
+    @Test("A tier distribution plays levels the estimate puts in the tier, the same ones each time")
+    func tierDistribution() throws {
+        let p = ProceduralLevels(numLevels: 3, startLevel: 20, distribution: .tierVeryHard)
+        #expect(p.distribution.generator == .hard)
+        var e = try Self.env(p)
+        let screen = EstimateScreen(target: .tier(.veryHard))
+        var seen = Set<UInt64>()
+        for k in 0..<3 {
+            let info = try e.reset(level: k).info
+            let g = try #require(info.generatorSeed)
+            #expect(info.levelSeed == 20 + UInt64(k))
+            #expect(g == screen.screenedSeed(levelSeed: 20 + UInt64(k)) { LevelGenerator.generate(seed: $0, distribution: .hard) }.seed)
+            let level = e.game!.level
+            #expect(level == LevelGenerator.generate(seed: g, distribution: .hard))
+            #expect(level.name == p.name(generatorSeed: g))
+            #expect(screen.estimate(level)?.tier == .veryHard)
+            seen.insert(g)
+        }
+        #expect(seen.count == 3)
+        // Without a tier, the generator seed is the level seed.
+        var plain = try Self.env(ProceduralLevels(numLevels: 3, startLevel: 20, distribution: .hard))
+        #expect(try plain.reset(level: 1).info.generatorSeed == 21)
     }
 
     @Test("Settings that cannot make levels are refused")

@@ -1,5 +1,5 @@
 """Shared fixtures. The tests import `peggle_gym` from this source tree (installed or not) and run
-the binary the package finds: $PEGGLE_BIN when set (CI points it at the debug build), else
+the binary the package finds: $PEGGLE_BIN when set (scripts/test points it at the release build), else
 `peggle` on PATH, else the repository's .build/release/peggle."""
 import gc
 import os

@@ -83,3 +83,25 @@ def test_procedural_arguments_are_checked(make_env, make_vec):
         make_env(level=None, templates=["blob"])
     with pytest.raises(PeggleError, match="bad_request: max_objects is 64; generated levels have up to 128"):
         make_env(level=None, start_level=3, max_objects=64)
+
+
+def test_a_tier_distribution_plays_levels_the_estimate_puts_in_the_tier(make_env, peggle_bin, tmp_path):
+    """A curriculum asks for a tier: the level of each seed is a candidate the instant estimate
+    puts there, named by its generator seed, and `peggle level generate` writes the same level."""
+    import json
+    import subprocess
+    env = make_env(level=None, num_levels=2, start_level=0, distribution_mode="tier-easy")
+    assert env.procedural["distribution_mode"] == "tier-easy"
+    names = {env.reset(seed=0, options={"level": k})[1]["level_name"] for k in range(2)}
+    assert len(names) == 2
+    for name in names:
+        template, seed, dist = name.split(" ")
+        assert dist == "(easy)"
+        subprocess.run([peggle_bin, "level", "generate", "--count", "1", "--seed", seed, "--distribution", "easy",
+                        "--template", template.lower(), "--out", str(tmp_path / seed)], check=True, capture_output=True)
+        (file,) = (tmp_path / seed).iterdir()
+        est = json.loads(subprocess.run([peggle_bin, "estimate", "--json", str(file)], check=True, capture_output=True,
+                                        text=True).stdout)
+        assert est[0]["level"] == name and est[0]["tier"] == "easy"
+    with pytest.raises(PeggleError, match="distribution_mode"):
+        make_env(level=None, num_levels=2, distribution_mode="tier-impossible")

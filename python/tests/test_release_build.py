@@ -1,11 +1,11 @@
-"""The release binary rates exactly as the debug binary the other tests run.
+"""The release binary rates exactly as the debug binary.
 
 `scripts/main` rates with the release build, which `Package.swift` tunes for AVX2 when the CPU
-has it (docs/architecture.md, "The build"); the Swift tests and the rest of this suite run the
-debug build. Both must play the same games: a rating of a turned board (Upside Down) and of
-bricks with multiball (Brick Road) by every agent gives the same difficulty.csv and
-episodes.csv, byte for byte, from either binary. `scripts/test` builds the release binary and
-names it in $PEGGLE_RELEASE_BIN."""
+has it (docs/architecture.md, "The build"), and the rest of this suite runs it too; the Swift
+tests run the debug build. Both must play the same games: a rating of a turned board (Upside
+Down) and of bricks with multiball (Brick Road) by every agent gives the same difficulty.csv and
+episodes.csv, byte for byte, from either binary. `scripts/test` names the debug binary in
+$PEGGLE_DEBUG_BIN."""
 import os
 import pathlib
 import subprocess
@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT
 
-RELEASE = os.environ.get("PEGGLE_RELEASE_BIN")
+DEBUG = os.environ.get("PEGGLE_DEBUG_BIN")
 
 
 def rate_and_report(binary: str, out: pathlib.Path) -> dict[str, bytes]:
@@ -28,13 +28,13 @@ def rate_and_report(binary: str, out: pathlib.Path) -> dict[str, bytes]:
     return {name: (out / "reports" / name).read_bytes() for name in ("difficulty.csv", "episodes.csv")}
 
 
-@pytest.mark.skipif(not RELEASE, reason="PEGGLE_RELEASE_BIN is not set (scripts/test sets it to the release build)")
+@pytest.mark.skipif(not DEBUG, reason="PEGGLE_DEBUG_BIN is not set (scripts/test sets it to the debug build)")
 def test_release_build_rates_exactly_like_the_debug_build(peggle_bin, tmp_path):
-    assert pathlib.Path(RELEASE).resolve() != pathlib.Path(peggle_bin).resolve(), "compare two different builds"
+    assert pathlib.Path(DEBUG).resolve() != pathlib.Path(peggle_bin).resolve(), "compare two different builds"
     (tmp_path / "debug").mkdir()
     (tmp_path / "release").mkdir()
-    debug = rate_and_report(peggle_bin, tmp_path / "debug")
-    release = rate_and_report(RELEASE, tmp_path / "release")
+    debug = rate_and_report(DEBUG, tmp_path / "debug")
+    release = rate_and_report(peggle_bin, tmp_path / "release")
     # 8 greedy games and 4 of each other agent on each level.
     assert debug["episodes.csv"].count(b"\r\n") == 1 + 2 * (8 + 4 + 4)
     for name in debug:

@@ -1,4 +1,3 @@
-import PeggleGame
 import PeggleLevel
 import PegglePhysics
 
