@@ -93,7 +93,7 @@ let package = Package(
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
         .target(
             name: "PeggleStudio",
-            dependencies: ["PeggleLevelFiles", "PeggleDrawing", "PeggleRating",
+            dependencies: ["PeggleLevelFiles", "PeggleDrawing", "PeggleRating", "PeggleEstimate",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
         // The command-line tool: owns files, the terminal and the process.

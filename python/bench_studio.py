@@ -7,8 +7,11 @@
 2. A shot's reply: POST /api/play for every bundled level, the first shot at 21 angles across
    the aim range, and the tenth shot of a game (the server replays the nine before it), timed
    from the request to the whole reply read, over HTTP on this machine.
+3. The live estimate after an edit: for every bundled level, 20 accepted edits (a peg moved 2
+   board units right, then back) each followed by POST /api/estimate of the edited level, as the
+   page does; timed from sending the edit to the estimate's reply read (the designer's wait).
 
-Usage: python python/bench_studio.py [--peggle .build/release/peggle] [--rounds 5] [--json]
+Usage: python python/bench_studio.py [--peggle .build/release/peggle] [--rounds 5] [--only estimate] [--json]
 """
 import argparse
 import json
@@ -18,6 +21,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -97,23 +101,72 @@ def shots(peggle, folder):
     return rows
 
 
+def movable_peg(url, level):
+    """A peg of `level` that can move 2 units right (the first one the editor accepts), with the move."""
+    for peg in json.loads(level)["pegs"]:
+        op = {"type": "move", "id": peg["id"], "x": peg["x"] + 2, "y": peg["y"]}
+        try:
+            post(url + "api/edit", {"level": level, "op": op})
+            return peg, op
+        except urllib.error.HTTPError:
+            continue
+    raise SystemExit("no peg of the level can move")
+
+
+def estimates(peggle, folder, edits=20):
+    proc, url, _ = start(peggle, folder)
+    rows = []
+    try:
+        for path in sorted((ROOT / "Levels").glob("*.json")):
+            if path.name == "bench-grid.json":
+                continue
+            level = path.read_text()
+            peg, there = movable_peg(url, level)
+            back = dict(there, x=peg["x"])
+            times, tiers = [], set()
+            for k in range(edits):
+                t0 = time.perf_counter()
+                _, edited = post(url + "api/edit", {"level": level, "op": there if k % 2 == 0 else back})
+                _, estimate = post(url + "api/estimate", {"level": edited["level"]})
+                times.append(time.perf_counter() - t0)
+                level = edited["level"]
+                tiers.add(estimate["tier"])
+            rows.append({"level": path.stem, "median_ms": statistics.median(times) * 1000, "max_ms": max(times) * 1000,
+                         "tiers": sorted(tiers)})
+    finally:
+        stop(proc)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--peggle", default=str(ROOT / ".build" / "release" / "peggle"))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", choices=["cold-start", "shots", "estimate"])
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    parts = {"cold_start": lambda f: cold_starts(args.peggle, args.rounds, f), "shots": lambda f: shots(args.peggle, f),
+             "estimate": lambda f: estimates(args.peggle, f)}
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp) / "levels"
         shutil.copytree(ROOT / "Levels", folder)
-        result = {"cold_start": cold_starts(args.peggle, args.rounds, folder), "shots": shots(args.peggle, folder)}
+        result = {name: run(folder) for name, run in parts.items() if args.only in (None, name.replace("_", "-"))}
     if args.json:
         print(json.dumps(result))
         return
-    cs = result["cold_start"]
-    print("cold start to page ready, s (median of %d): server %.3f, total %.3f (navigation to ready %.3f); slowest total %.3f" % (
-        len(cs), statistics.median(r["server_s"] for r in cs), statistics.median(r["total_s"] for r in cs),
-        statistics.median(r["navigation_to_ready_s"] for r in cs), max(r["total_s"] for r in cs)))
+    if "estimate" in result:
+        rows = result["estimate"]
+        print("edit -> estimate round trip, ms (20 edits per level): median %.1f to %.1f per level, slowest %.1f" % (
+            min(r["median_ms"] for r in rows), max(r["median_ms"] for r in rows), max(r["max_ms"] for r in rows)))
+        for r in rows:
+            print("%-14s %8.1f ms median %8.1f ms max  %s" % (r["level"], r["median_ms"], r["max_ms"], ", ".join(r["tiers"])))
+    if "cold_start" in result:
+        cs = result["cold_start"]
+        print("cold start to page ready, s (median of %d): server %.3f, total %.3f (navigation to ready %.3f); slowest total %.3f" % (
+            len(cs), statistics.median(r["server_s"] for r in cs), statistics.median(r["total_s"] for r in cs),
+            statistics.median(r["navigation_to_ready_s"] for r in cs), max(r["total_s"] for r in cs)))
+    if "shots" not in result:
+        return
     print("%-14s %12s %10s %10s %8s" % ("level", "first median", "first max", "last shot", "its ms"))
     for r in result["shots"]:
         print("%-14s %9.1f ms %7.1f ms %10d %8.1f" % (r["level"], r["first_median_ms"], r["first_max_ms"], r["last_shot"], r["last_ms"]))

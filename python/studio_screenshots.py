@@ -1,4 +1,5 @@
-"""The pictures of docs/studio.md: the designer with a refused drag, a shot in flight, a rating.
+"""The pictures of docs/studio.md: the designer with a refused drag, the live estimate after an
+edit, a shot in flight, a game played to its end and recorded (the studio runs with --db), a rating.
 
 Usage: python python/studio_screenshots.py [--peggle .build/release/peggle] [--level fortress] [--out docs/images]
 Needs Debian's chromium and chromium-driver, and Selenium (python/requirements-test.txt).
@@ -31,7 +32,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp) / "levels"
         shutil.copytree(ROOT / "Levels", folder)
-        proc = subprocess.Popen([args.peggle, "studio", "--levels", str(folder), "--port", "0"], stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([args.peggle, "studio", "--levels", str(folder), "--port", "0",
+                                 "--db", str(pathlib.Path(tmp) / "studio.sqlite")], stdout=subprocess.PIPE, text=True)
         url = proc.stdout.readline().split()[2]
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium")
@@ -65,6 +67,18 @@ def main():
             wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("refused"))
             d.save_screenshot(str(out / "studio-designer.png"))
 
+            # An accepted drag (the same peg 6 units up, if free): the estimate follows the edit.
+            asked = d.execute_script("return studio.estimateAsked")
+            for dy in (-6, 6, -10, 10):
+                at(a["x"], a["y"]).click_and_hold().perform()
+                at(a["x"], a["y"] + dy / 2).perform()
+                at(a["x"], a["y"] + dy).release().perform()
+                time.sleep(0.3)
+                if d.execute_script("return studio.estimateAsked") > asked:
+                    break
+            wait.until(lambda d: d.execute_script("return studio.estimateLevel === studio.text && studio.estimate !== null"))
+            d.save_screenshot(str(out / "studio-estimate.png"))
+
             d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="play"]').click()
             wait.until(lambda d: d.find_element(By.ID, "status").text == "playing")
             at(470, 300).click().perform()
@@ -72,6 +86,19 @@ def main():
             time.sleep(1.2)
             d.save_screenshot(str(out / "studio-play.png"))
             wait.until(lambda d: not d.execute_script("return studio.game.animating"))
+
+            # Play to the end as a named player, aiming at an orange peg left each time: recorded.
+            d.find_element(By.ID, "player").send_keys("Ada")
+            while d.execute_script("return studio.game.state.status") == "playing":
+                x, y = d.execute_script("""
+                    const left = studio.game.state.pegs.filter(p => p.kind === 'orange' && !p.removed).map(p => p.id);
+                    const p = studio.level.pegs.find(q => q.id === left[0]);
+                    return [p.x, p.y];""")
+                taken = d.execute_script("return studio.game.state.shotsTaken")
+                at(x, y).click().perform()
+                wait.until(lambda d: d.execute_script("return studio.game.state.shotsTaken > %d && !studio.game.animating" % taken))
+            wait.until(lambda d: d.find_element(By.ID, "record").text.startswith(("Recorded", "Not recorded")))
+            d.save_screenshot(str(out / "studio-playtest.png"))
 
             d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="rate"]').click()
             budget = d.find_element(By.ID, "budget")
@@ -84,7 +111,8 @@ def main():
             d.quit()
             proc.terminate()
             proc.wait(timeout=10)
-    print("wrote", ", ".join(str(out / f"studio-{n}.png") for n in ("designer", "play", "rate")))
+    print("wrote", ", ".join(str(out / f"studio-{n}.png") for n in ("designer", "estimate", "play", "playtest", "rate")))
+
 
 
 if __name__ == "__main__":

@@ -1,9 +1,14 @@
 import PeggleLevel
 
-/// The built-in agents' kinds. Raw values are what the store's `agent.kind` column holds and
-/// what reports print; reports list kinds in the order of the cases.
+/// Who played a game: one of the built-in agents, or a person (`human`: a game finished in the
+/// studio's Play tab, docs/studio.md). Raw values are what the store's `agent.kind` column holds
+/// and what reports print; reports list kinds in the order of the cases.
 public enum AgentKind: String, CaseIterable, Sendable, Codable {
-    case random, greedy, linear
+    case random, greedy, linear, human
+
+    /// The kinds a program plays (`peggle rate --agents`, difficulty.csv's column groups): every
+    /// kind but `human`. A person's games are reported apart (docs/metrics.md, "Human playtests").
+    public static let builtIn: [AgentKind] = allCases.filter { $0 != .human }
 }
 
 /// One played game: which level, which agent, which seed and aim noise, and how it went. The one

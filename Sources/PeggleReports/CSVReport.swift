@@ -26,8 +26,10 @@ public enum CSVReport {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
-    /// The agent kinds that get columns of their own in difficulty.csv, in column order.
-    public static let difficultyKinds = AgentKind.allCases
+    /// The agent kinds that get columns of their own in difficulty.csv, in column order. Human
+    /// games are not among them (humans.csv and the HTML report show them), so difficulty.csv
+    /// keeps its columns whether or not people played.
+    public static let difficultyKinds = AgentKind.builtIn
 
     /// The columns of one agent kind in difficulty.csv, each prefixed by the kind and "_".
     public static let agentColumns = ["agent", "games", "sigma_rad", "episodes", "wins", "win_rate", "win_low",
@@ -114,6 +116,31 @@ public enum CSVReport {
                            optional(p.hitRate, 4), optional(p.lostWithRate, 4)]
                 out += record(peg + counts)
             }
+        }
+        return out
+    }
+
+    /// The header of humans.csv.
+    public static let humansHeader = ["level", "level_hash", "human_games", "human_players", "human_wins", "human_win_rate",
+                                      "human_win_low", "human_win_high", "tier", "sigma50_relation", "sigma50_rad",
+                                      "sigma50_low", "sigma50_high"]
+
+    /// humans.csv: the header, then one record per level people played (`HumanGames`), in the
+    /// order given, with the level's rated sigma50 beside the human win rate (the columns of
+    /// difficulty.csv's sigma50). Only the header when nobody played.
+    public static func humans(_ ratings: [LevelRating]) -> String {
+        var out = record(humansHeader)
+        for r in ratings {
+            guard let h = HumanGames(r) else { continue }
+            var row = [r.levelName, r.levelHash, String(h.games), String(h.players), String(h.wins), number(h.winRate, 4),
+                       number(h.winInterval.lowerBound, 4), number(h.winInterval.upperBound, 4), r.tierText]
+            switch r.sigma50 {
+            case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6)]
+            case let .below(b, _): row += ["<", number(b, 6), "", number(b, 6)]
+            case let .above(b, _): row += [">", number(b, 6), number(b, 6), ""]
+            case .unknown: row += ["", "", "", ""]
+            }
+            out += record(row)
         }
         return out
     }

@@ -50,6 +50,9 @@ public enum HTMLReport {
         out += "<div class=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary-table\">\n<thead><tr>"
         out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad) [95%]</th><th>Skill games</th>"
         for label in labels { out += "<th class=\"agent\">\(esc(label))</th>" }
+        // People's games, every player together, only when someone played (docs/metrics.md).
+        let anyHumans = ratings.contains { HumanGames($0) != nil }
+        if anyHumans { out += "<th class=\"agent\">Humans</th>" }
         out += "<th>Warnings</th></tr></thead>\n<tbody>\n"
         for (k, r) in ratings.enumerated() {
             out += "<tr><td class=\"num\">\(r.rank.map(String.init) ?? "\u{2013}")</td>"
@@ -68,11 +71,14 @@ public enum HTMLReport {
                     out += "<td class=\"rate none\">\u{2013}</td>"
                 }
             }
+            if anyHumans { out += HumanGames(r).map(humanCell) ?? "<td class=\"rate none\">\u{2013}</td>" }
             out += "<td class=\"num\">\(r.warnings.isEmpty ? "" : "<span class=\"warn\">\(r.warnings.count)</span>")</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
         out += "<p class=\"note\">Tier: from the 95% interval of \u{3c3}50; two badges when it straddles a tier edge. "
-        out += "Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson interval.</p>\n</div>\n"
+        out += "Agent columns: win rate at the agent's smallest \u{3c3} on the level, with its 95% Wilson interval."
+        if anyHumans { out += " Humans: every person's games in the studio together (games, win rate and its 95% Wilson interval)." }
+        out += "</p>\n</div>\n"
 
         // One section per level.
         for (k, r) in ratings.enumerated() {
@@ -87,6 +93,11 @@ public enum HTMLReport {
                 out += " \u{b7} skill agent \(esc(skill.agentLabel))"
             }
             out += " \u{b7} <span class=\"hash\">\(esc(r.levelHash))</span></p>\n"
+            if let h = HumanGames(r) {
+                out += "<p class=\"meta humans\">Human playtests: <b>\(h.games)</b> game\(h.games == 1 ? "" : "s") by \(h.players) "
+                out += "player\(h.players == 1 ? "" : "s"), \(h.wins) won: win rate <b>\(DecimalText.fixed(h.winRate, decimals: 2))</b> "
+                out += "<span class=\"ci\">\(interval(h.winInterval))</span> beside \u{3c3}50 \(esc(SVGCharts.sigma50Text(r.sigma50)))</p>\n"
+            }
             if !r.warnings.isEmpty {
                 out += "<ul class=\"warnings\">\n"
                 for w in r.warnings { out += "<li>\(esc(w))</li>\n" }
@@ -195,10 +206,17 @@ public enum HTMLReport {
         "[" + DecimalText.fixed(r.lowerBound, decimals: 2) + "\u{2013}" + DecimalText.fixed(r.upperBound, decimals: 2) + "]"
     }
 
-    /// Every agent label over all levels: kinds in `DifficultyRater.kindOrder`, then by label.
+    /// The summary's cell of a level's human games: games, win rate and its interval.
+    static func humanCell(_ h: HumanGames) -> String {
+        "<td class=\"rate\" title=\"\(esc("won \(h.wins) of \(h.games) by \(h.players) player\(h.players == 1 ? "" : "s")"))\">"
+            + "\(h.games) \u{b7} \(DecimalText.fixed(h.winRate, decimals: 2)) <span class=\"ci\">\(interval(h.winInterval))</span></td>"
+    }
+
+    /// Every program agent's label over all levels: kinds in `DifficultyRater.kindOrder`, then by
+    /// label. People (one label per player) share the summary's one Humans column.
     static func agentColumns(_ ratings: [LevelRating]) -> [String] {
         var kinds: [String: AgentKind] = [:]
-        for r in ratings { for a in r.agents { kinds[a.agentLabel] = a.agentKind } }
+        for r in ratings { for a in r.agents where a.agentKind != .human { kinds[a.agentLabel] = a.agentKind } }
         return kinds.keys.sorted { a, b in
             let ka = DifficultyRater.kindPosition(kinds[a]!), kb = DifficultyRater.kindPosition(kinds[b]!)
             if ka != kb { return ka < kb }

@@ -3,6 +3,7 @@ import PeggleGame
 import PeggleLevel
 import PeggleLevelFiles
 import PegglePhysics
+import PeggleStore
 
 /// What the studio's endpoints do, without HTTP: each takes a decoded request and returns a reply
 /// to encode, or throws the `StudioError` to answer with. The designer's edits are `LevelEditor`'s,
@@ -10,10 +11,13 @@ import PegglePhysics
 public struct StudioAPI: Sendable {
     public let library: LevelLibrary
     public let rules: Rules
+    /// Where games people finish in Play are stored (`peggle studio --db`); nil: not recorded.
+    public let store: PeggleStore?
 
-    public init(library: LevelLibrary, rules: Rules = Rules()) {
+    public init(library: LevelLibrary, rules: Rules = Rules(), store: PeggleStore? = nil) {
         self.library = library
         self.rules = rules
+        self.store = store
     }
 
     // MARK: Decoding
@@ -64,6 +68,8 @@ public struct StudioAPI: Sendable {
         public var powers: [String]
         public var modes: [String]
         public var ratingBudget: Int
+        /// Whether finished games are stored (the studio has a database).
+        public var recording: Bool
     }
 
     public var config: Config {
@@ -80,7 +86,7 @@ public struct StudioAPI: Sendable {
             cannonClearance: rules.cannonClearance, laneTop: rules.laneTop,
             pegKinds: PegKind.allCases.map(\.rawValue), blockShapes: BlockShape.allCases.map(\.rawValue),
             powers: Power.allCases.map(\.rawValue), modes: GameModeKind.allCases.map(\.rawValue),
-            ratingBudget: StudioRating.defaultBudget)
+            ratingBudget: StudioRating.defaultBudget, recording: store != nil)
     }
 
     // MARK: Levels

@@ -125,10 +125,7 @@ extension StudioAPI {
         guard request.angles.count <= Self.maxShots else {
             throw .badRequest("bad request: angles: \(request.angles.count) shots; at most \(Self.maxShots)")
         }
-        var game: GameState
-        do { game = try GameState(level: level, rules: rules, seed: request.seed ?? 0) } catch {
-            throw .refused("level: \(error)")
-        }
+        var game = try Self.newGame(level, rules: rules, seed: request.seed ?? 0)
         var before: BoardState?
         var last: ShotResult?
         for (k, angle) in request.angles.enumerated() {

@@ -40,7 +40,9 @@ public struct EditOperation: Decodable, Sendable {
 
 /// `POST /api/play`: the game on `level` with `seed`, after the shots `angles` (the last one is
 /// recorded and returned). Stateless: the server replays the earlier shots, which the engine's
-/// determinism makes exact.
+/// determinism makes exact. `seed` is an episode seed, as a rating's games have: the game's own
+/// random stream is derived from it (`EpisodeSeeds`), so a finished game stores and replays as
+/// an agent's does.
 public struct PlayRequest: Decodable, Sendable {
     public var level: String
     public var seed: UInt64?

@@ -40,9 +40,19 @@ public enum StudioServer {
         router.post("/api/edit") { request, context in
             await body(request, context, EditRequest.self) { r throws(StudioError) in try api.edit(r) }
         }
+        router.post("/api/estimate") { request, context in
+            await body(request, context, EstimateRequest.self) { r throws(StudioError) in
+                try await StudioWork.run { () throws(StudioError) in try api.estimate(r) }
+            }
+        }
         router.post("/api/play") { request, context in
             await body(request, context, PlayRequest.self) { r throws(StudioError) in
                 try await StudioWork.run { () throws(StudioError) in try api.play(r) }
+            }
+        }
+        router.post("/api/games") { request, context in
+            await body(request, context, FinishedGameRequest.self) { r throws(StudioError) in
+                try await StudioWork.run { () throws(StudioError) in try api.record(r) }
             }
         }
         router.post("/api/rate") { request, context in

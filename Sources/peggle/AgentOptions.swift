@@ -118,8 +118,10 @@ enum AgentSpec: Equatable, ListElement {
         case .greedy: return .greedy
         case .linear:
             throw ElementRefusal(reason: "\(linear) needs its weights file: \(syntax(.linear)) (e.g. \(linear):Agents/linear.json)")
+        case .human:
+            throw ElementRefusal(reason: "\(text) games are played by people in `peggle studio`, not by a program")
         case nil:
-            let all = AgentKind.allCases.map(syntax)
+            let all = AgentKind.builtIn.map(syntax)
             throw ElementRefusal(reason: "unknown agent '\(text)' (expected \(all.dropLast().joined(separator: ", ")) or \(all.last!))")
         }
     }

@@ -17,8 +17,11 @@ struct Report: ParsableCommand {
         abstract: "Write the difficulty reports (CSV and HTML) from a database filled by `peggle rate`.",
         discussion: "Writes OUT/difficulty.csv (one row per level), OUT/episodes.csv (one row per game), "
             + "OUT/pegs.csv (one row per orange peg: how often the skill games near sigma50 hit it and lost with it) "
+            + "OUT/humans.csv (one row per level people played in `peggle studio --db`: human games and win rate beside sigma50) "
             + "and OUT/report.html (one self-contained page: each level's picture with its orange pegs' heatmap, "
-            + "skill curve and win rates, hardest first). docs/metrics.md defines every column and figure.")
+            + "skill curve and win rates, hardest first). When people played, it prints the rank correlation between "
+            + "the human win rate and sigma50 over the levels with at least --min-human-games of them. "
+            + "docs/metrics.md defines every column and figure.")
 
     @Option(help: "The database written by `peggle rate`.")
     var db = "peggle.sqlite"
@@ -29,10 +32,14 @@ struct Report: ParsableCommand {
     @Option(help: "Formats, comma-separated: csv, html.")
     var format = CommaList<ReportFormat>(ReportFormat.allCases)
 
+    @Option(help: "Levels with at least this many human games enter the comparison of human win rates with sigma50.")
+    var minHumanGames = 5
+
     func run() throws {
         let refusal = "'\(format.text)' is not a list of " + ReportFormat.allCases.map(\.rawValue).joined(separator: " and ")
         let formats = Set(try format.values("--format", skippingEmpty: true) { _, _, _ in refusal })
         guard !formats.isEmpty else { throw UserError("--format: " + refusal) }
+        guard minHumanGames >= 1 else { throw UserError("--min-human-games: \(minHumanGames) is not a number of games >= 1") }
         guard FileManager.default.fileExists(atPath: db) else {
             throw UserError("\(db): no such database (fill one with `peggle rate LEVELS --db \(db)`)")
         }
@@ -58,13 +65,17 @@ struct Report: ParsableCommand {
             files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
             files.append(("episodes.csv", CSVReport.episodes(games)))
             files.append(("pegs.csv", CSVReport.pegs(pegs)))
+            files.append(("humans.csv", CSVReport.humans(ratings)))
         }
+        // Only a database with human games says anything of people, so other reports stay as they were.
+        let comparison = games.contains { $0.agentKind == .human } ? HumanComparison(ratings, minGames: minHumanGames) : nil
         if formats.contains(.html) {
             let agents = Set(games.map(\.agentLabel)).sorted()
-            let facts: [(String, String)] = [
+            var facts: [(String, String)] = [
                 ("database", db), ("levels", "\(ratings.count)"), ("games", "\(games.count)"),
                 ("agents", agents.joined(separator: ", ")), ("engine", "Peggle Gym \(PeggleGym.version)"),
             ]
+            if let comparison { facts.append(("humans against \u{3c3}50", comparison.summary)) }
             files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts,
                                                            pegRates: Dictionary(uniqueKeysWithValues: pegs.map { ($0.levelHash, $0) }))))
         }
@@ -73,6 +84,7 @@ struct Report: ParsableCommand {
         for r in ratings.prefix(40) {
             printLine("\(r.rank.map { "\($0)." } ?? "-") \(r.levelName): \(r.tierText)\(r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")")
         }
+        if let comparison { printLine("humans against sigma50: " + comparison.summary) }
         for p in pegs where p.unreplayable > 0 {
             FileHandle.standardError.write(Data(("warning: \(p.levelName): \(p.unreplayable) skill game\(p.unreplayable == 1 ? "" : "s") "
                 + "near sigma50 left out of pegs.csv, as \(p.unreplayable == 1 ? "it does" : "they do") not replay to the stored "

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PeggleStore
 import PeggleStudio
 import Synchronization
 
@@ -10,7 +11,9 @@ struct Studio: ParsableCommand {
         abstract: "Design, play and rate levels in a browser: a local web app (docs/studio.md).",
         discussion: "Prints the URL to open. Levels are read from and saved to --levels (created if missing); "
             + "read-only levels there (the bundled ones) open read-only and save as a copy, as `level edit` does. "
-            + "Nothing is written except by Save. Stop with Ctrl-C.")
+            + "With --db, every game a person finishes in Play is stored there (agent kind human, with the name typed "
+            + "on the page); `peggle report --db` then shows human games beside sigma50. "
+            + "Nothing else is written except by Save. Stop with Ctrl-C.")
 
     @Option(help: "The folder of levels to open and save.")
     var levels = "Levels"
@@ -24,12 +27,20 @@ struct Studio: ParsableCommand {
     @Option(help: "Worker threads for a rating (default: the machine's cores).")
     var threads: Int?
 
+    @Option(help: ArgumentHelp("A rating database (created if missing) where finished games of Play are stored as human games. "
+                               + "Without it, games are not recorded.", valueName: "file"))
+    var db: String?
+
     func run() throws {
         guard (0...65535).contains(port) else { throw UserError("--port: \(port) is outside 0...65535") }
         if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
         let library: LevelLibrary
         do { library = try LevelLibrary(folder: levels) } catch { throw UserError("--levels: \(error.message)") }
-        let api = StudioAPI(library: library)
+        var store: PeggleStore?
+        if let db {
+            do { store = try PeggleStore(path: db) } catch { throw UserError("--db: \(error)") }
+        }
+        let api = StudioAPI(library: library, store: store)
         let failure = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
@@ -37,7 +48,7 @@ struct Studio: ParsableCommand {
         Task {
             do {
                 try await StudioServer.run(api: api, host: host, port: port, threads: threadCount) { url in
-                    printLine("Peggle Studio: \(url) (levels in \(folder); Ctrl-C to stop)")
+                    printLine("Peggle Studio: \(url) (levels in \(folder)\(db.map { "; games recorded in \($0)" } ?? ""); Ctrl-C to stop)")
                 }
             } catch {
                 failure.withLock { $0 = "\(host):\(port): the studio could not serve (\(error))" }

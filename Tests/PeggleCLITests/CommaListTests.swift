@@ -59,5 +59,7 @@ struct CommaListTests {
         #expect(try AgentSpec.parse(" greedy ") == .greedy)
         #expect(try AgentSpec.parse("linear:") == .linear(file: ""))
         #expect(refusal { try AgentSpec.parse("bogus") } == "--agent: unknown agent 'bogus' (expected random, greedy or linear:FILE)")
+        // People play `human` games in the studio; no command plays them.
+        #expect(refusal { try AgentSpec.parse("human") } == "--agent: human games are played by people in `peggle studio`, not by a program")
     }
 }

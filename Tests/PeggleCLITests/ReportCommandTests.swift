@@ -53,7 +53,18 @@ struct ReportCommandTests {
         let out = dir.appendingPathComponent("csv")
         #expect(try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(names == ["difficulty.csv", "episodes.csv", "pegs.csv"])
+        #expect(names == ["difficulty.csv", "episodes.csv", "humans.csv", "pegs.csv"])
+        // Nobody played: humans.csv is its header, and nothing is said of people.
+        let humans = try String(contentsOf: out.appendingPathComponent("humans.csv"), encoding: .utf8)
+        #expect(humans == "level,level_hash,human_games,human_players,human_wins,human_win_rate,human_win_low,human_win_high,"
+            + "tier,sigma50_relation,sigma50_rad,sigma50_low,sigma50_high\r\n")
+    }
+
+    @Test("--min-human-games below 1 is refused, naming the option and the value")
+    func minHumanGames() throws {
+        let r = try CLI.run(["report", "--db", "nothing.sqlite", "--min-human-games", "0"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--min-human-games: 0 is not a number of games >= 1"), "\(r.stderr)")
     }
 
     @Test("pegs.csv: one row per orange peg, counting the greedy games within a factor 2 of sigma50, all replayed from the store")

@@ -22,7 +22,7 @@ import Testing
             (try String.fetchAll(db, sql: "SELECT kind FROM agent ORDER BY id"),
              try Row.fetchOne(db, sql: "SELECT mode, power FROM level"))
         }
-        #expect(kinds == ["random", "greedy", "linear"])
+        #expect(kinds == ["random", "greedy", "linear", "human"])
         #expect(kinds == AgentKind.allCases.map(\.rawValue))
         #expect(choices?["mode"] as String? == "beat_the_score")
         #expect(choices?["power"] as String? == "multiball")
@@ -31,7 +31,7 @@ import Testing
         #expect(try store.levels().map(\.mode) == [.beatTheScore])
         #expect(try store.levels().map(\.power) == [.multiball])
         let items = agentIDs.map { Fixture.episode(run: run, level: levelID, agent: $0, seed: 1, sigma: 0) }
-        #expect(try store.insert(items) == 3)
+        #expect(try store.insert(items) == 4)
         #expect(Set(try store.games().map(\.agentKind)) == Set(AgentKind.allCases))
     }
 

@@ -304,7 +304,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         let folder = try StudioFolder()
         let text = try folder.text("first-steps.json")
         let level = try LevelCodec.decode(Data(text.utf8))
-        var game = try GameState(level: level, seed: 7)
+        var game = try GameState(level: level, seed: EpisodeSeeds(episode: 7).game)  // the page's seed is an episode seed
         _ = try game.shoot(angle: 0.3)
         let shot = try game.shoot(angle: -0.2, recordTrajectory: true)
         let (score, ballsLeft) = (game.score, game.ballsLeft)

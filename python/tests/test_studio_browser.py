@@ -1,7 +1,9 @@
 """Peggle Studio end to end in a real browser: Debian's chromium driven by its chromedriver through
-Selenium (nothing downloads a browser). Draws a level, sees a refused drag, saves it and reads the
-file back with the CLI, fires a shot, and rates the level, checking the browser's tier against
-`peggle rate` + `peggle report` on the same file.
+Selenium (nothing downloads a browser). Draws a level, watches the live estimate follow the edits,
+sees a refused drag, saves it and reads the file back with the CLI (the estimate is `peggle
+estimate`'s), fires a shot, and rates the level, checking the browser's tier against `peggle rate`
++ `peggle report` on the same file. Then, with `--db`, a person plays a game to its end and finds
+it in the database and in `peggle report`'s humans.csv and report.html.
 
 Set PEGGLE_STUDIO_SCREENSHOTS=DIR to keep screenshots of the designer, a shot in flight and a
 rating (docs/studio.md's pictures come from there)."""
@@ -10,6 +12,7 @@ import json
 import os
 import pathlib
 import shutil
+import sqlite3
 import subprocess
 import time
 
@@ -25,21 +28,31 @@ CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
+def serve(peggle_bin, folder, *more):
+    """A running `peggle studio` on `folder`: the process and its URL."""
+    proc = subprocess.Popen([peggle_bin, "studio", "--levels", str(folder), "--port", "0", "--threads", "2", *more],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("Peggle Studio: http://127.0.0.1:"), line + proc.stderr.read()
+    return proc, line.split()[2]
+
+
+def stop(proc):
+    proc.terminate()
+    proc.wait(timeout=10)
+    proc.stdout.close()
+    proc.stderr.close()
+
+
 @pytest.fixture
 def studio(peggle_bin, tmp_path):
     """A running `peggle studio` on an empty folder, and its URL."""
     folder = tmp_path / "levels"
-    proc = subprocess.Popen([peggle_bin, "studio", "--levels", str(folder), "--port", "0", "--threads", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, url = serve(peggle_bin, folder)
     try:
-        line = proc.stdout.readline()
-        assert line.startswith("Peggle Studio: http://127.0.0.1:"), line + proc.stderr.read()
-        yield line.split()[2], folder
+        yield url, folder
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
-        proc.stderr.close()
+        stop(proc)
 
 
 @pytest.fixture
@@ -82,12 +95,22 @@ def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_pa
     d.get(url)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
 
-    # Three pegs: two orange, one blue.
+    # A new level has no orange peg yet: no estimate, and why.
+    estimate = d.find_element(By.ID, "estimate")
+    wait.until(lambda d: estimate.text != "")
+    assert estimate.text == "the level cannot be estimated yet: pegs: a classic level needs at least one orange peg"
+
+    # Three pegs: two orange, one blue. After each accepted edit the estimate is the edited level's.
     targets = (("orange", 400, 150), ("orange", 300, 300), ("blue", 500, 300))
+    seen = []
     for k, (kind, x, y) in enumerate(targets):
         d.find_element(By.CSS_SELECTOR, f'#palette button[data-tool="{kind}"]').click()
         at(d, x, y).click().perform()
         wait.until(lambda d: js(d, "studio.level.pegs.length") == k + 1)
+        wait.until(lambda d: js(d, "studio.estimate !== null && studio.estimateLevel === studio.text"))
+        seen.append(js(d, "studio.estimate"))
+        assert estimate.text.startswith(f"Estimate: {seen[-1]['tier']} — sigma50 about "), estimate.text
+    assert seen[1]["sigma50"] != seen[0]["sigma50"], "a second orange peg changes the estimate"
     pegs = js(d, "studio.level.pegs")
     assert [(p["id"], p["kind"]) for p in pegs] == [(1, "orange"), (2, "orange"), (3, "blue")]
     # A click lands on the pixel nearest the point: within a board unit of it.
@@ -120,6 +143,12 @@ def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_pa
                                      capture_output=True, text=True).stdout)
     assert (info["name"], info["pegs"], info["kinds"]["orange"], info["kinds"]["blue"], info["read_only"]) == \
         ("Browser Test", 3, 2, 1, False)
+    # The page's estimate is `peggle estimate`'s for the saved file.
+    cli = json.loads(subprocess.run([peggle_bin, "estimate", str(path), "--json"], check=True,
+                                    capture_output=True, text=True).stdout)[0]
+    shown = js(d, "studio.estimate")
+    assert (shown["sigma50"], shown["low"], shown["high"], shown["tier"]) == \
+        (cli["sigma50"], cli["sigma50_low"], cli["sigma50_high"], cli["tier"])
 
     # Play: aim straight down at the orange peg below the cannon and fire.
     d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="play"]').click()
@@ -153,3 +182,73 @@ def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_pa
         row = next(csv.DictReader(f))
     assert d.find_element(By.ID, "tier").text.lower() == row["tier"]
     assert js(d, "studio.rating.games") == int(row["random_games"]) + int(row["greedy_games"])
+
+
+# One orange peg straight below the cannon and one ball: the first shot straight down wins.
+ONE_SHOT = {"format": 1, "name": "One Shot", "mode": {"type": "classic", "balls": 1}, "power": "none",
+            "pegs": [{"id": 1, "kind": "orange", "x": 400, "y": 300, "radius": 12}], "blocks": []}
+
+
+def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_report(browser, peggle_bin, tmp_path):
+    folder, db = tmp_path / "levels", tmp_path / "studio.sqlite"
+    folder.mkdir()
+    (folder / "one-shot.json").write_text(json.dumps(ONE_SHOT))
+    proc, url = serve(peggle_bin, folder, "--db", str(db))
+    try:
+        d = browser
+        wait = WebDriverWait(d, 30)
+        d.get(url)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+        d.find_element(By.CSS_SELECTOR, '#level-list li[data-file="one-shot.json"]').click()
+        wait.until(lambda d: js(d, "studio.level.name") == "One Shot")
+        d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="play"]').click()
+        wait.until(lambda d: d.find_element(By.ID, "status").text == "playing")
+        assert d.find_element(By.ID, "record").text == "Finished games are recorded under the player's name."
+        d.find_element(By.ID, "player").send_keys("Ada Tester")
+        seed = js(d, "studio.game.seed")
+        assert 0 <= seed < 2 ** 53
+        at(d, 400, 400).click().perform()
+        wait.until(lambda d: js(d, "studio.recorded !== null"))
+        wait.until(lambda d: js(d, "!studio.game.animating"))
+        assert d.find_element(By.ID, "status").text == "won"
+        fired = js(d, "studio.game.angles")
+        assert d.find_element(By.ID, "record").text == f"Recorded: won in 1 shot (seed {seed}) for Ada Tester."
+        shot(d, "playtest")
+        # The next game gets a new seed, so it is stored too.
+        d.find_element(By.ID, "reset").click()
+        wait.until(lambda d: js(d, "studio.game !== null && studio.game.state.shotsTaken === 0"))
+        assert js(d, "studio.game.seed") != seed
+    finally:
+        stop(proc)
+
+    # In the database: the level, the seed, the shots, the outcome, a human agent with the name.
+    with sqlite3.connect(db) as con:
+        rows = con.execute("""SELECT a.kind, a.label, a.parameters, e.seed, e.sigma, e.shots, e.status, l.name, l.content_hash
+                              FROM episode e JOIN agent a ON a.id = e.agent_id JOIN level l ON l.id = e.level_id""").fetchall()
+        angles = con.execute("SELECT angle FROM shot").fetchall()
+    assert len(rows) == 1
+    kind, label, parameters, stored_seed, sigma, shots, status, name, level_hash = rows[0]
+    assert (kind, label, json.loads(parameters), stored_seed, sigma, shots, status, name) == \
+        ("human", "human(name=Ada Tester)", {"name": "Ada Tester"}, seed, 0, 1, "won", "One Shot")
+    assert angles == [(a,) for a in fired]
+
+    # Rate the same level into the same database (a small, cheap rating), then report: humans.csv
+    # and report.html show the person's game beside the level's sigma50.
+    subprocess.run([peggle_bin, "rate", str(folder / "one-shot.json"), "--db", str(db), "--agents", "greedy", "--budget", "8",
+                    "--candidates", "8", "--refine", "1x2", "--samples", "2", "--threads", "2"], check=True, capture_output=True)
+    out = tmp_path / "report"
+    r = subprocess.run([peggle_bin, "report", "--db", str(db), "--out", str(out), "--min-human-games", "1"],
+                       check=True, capture_output=True, text=True)
+    assert "humans against sigma50: no rank correlation over 1 level with at least 1 human game " \
+        "(it needs 3 levels, each side varying)" in r.stdout
+    with open(out / "humans.csv") as f:
+        humans = list(csv.DictReader(f))
+    with open(out / "difficulty.csv") as f:
+        rated = next(csv.DictReader(f))
+    assert [(h["level"], h["level_hash"], h["human_games"], h["human_players"], h["human_wins"], h["human_win_rate"])
+            for h in humans] == [("One Shot", level_hash, "1", "1", "1", "1")]
+    assert (humans[0]["tier"], humans[0]["sigma50_relation"], humans[0]["sigma50_rad"]) == \
+        (rated["tier"], rated["sigma50_relation"], rated["sigma50_rad"])
+    assert rated["sigma50_rad"] != ""
+    html = (out / "report.html").read_text()
+    assert "Human playtests: <b>1</b> game by 1 player, 1 won: win rate <b>1.00</b>" in html

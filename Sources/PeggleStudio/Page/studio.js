@@ -23,8 +23,12 @@ const studio = {
   selected: null,      // object id
   drag: null,          // {id, dx, dy, x, y, moved}
   pointer: null,       // board coordinates
-  game: null,          // {angles, state, shot, frame, animating}
+  game: null,          // {seed, angles, state, shot, frame, animating, recorded}
+  recorded: null,      // the reply of the last game stored (POST /api/games)
   rating: null,        // last rating result
+  estimate: null,      // the instant estimate of the level as it is now (null: none yet, or not valid)
+  estimateAsked: 0,    // requests sent; a reply is shown only if it answers the latest
+  estimateLevel: "",   // the level text the shown estimate (or its refusal) is of
 };
 window.studio = studio;  // for the browser tests and the curious
 
@@ -104,6 +108,7 @@ function load(text, file, readOnly, issues) {
   studio.rating = null;
   $("#rating").innerHTML = "";
   showLevel();
+  refreshEstimate();
   refreshList();
   if (studio.mode === "play") resetGame();
 }
@@ -155,6 +160,7 @@ async function edit(op) {
     if (op.type === "remove") studio.selected = null;
     else if (r.id !== undefined && r.id !== null) studio.selected = r.id;
     showLevel();
+    refreshEstimate();
     say("");
     return true;
   } catch (e) {
@@ -175,6 +181,39 @@ function restore(from, to) {
     .then((r) => { studio.issues = r.issues; showLevel(); })
     .catch(() => showLevel());
   showLevel();
+  refreshEstimate();
+}
+
+// MARK: estimate
+
+// Two significant digits, as `peggle estimate` prints them.
+function sig2(v) { return String(Number(v.toPrecision(2))); }
+
+// The instant estimate (the model of `peggle estimate`), asked after every accepted change of the
+// level. Replies can arrive out of order while the designer drags and edits quickly: only the
+// reply to the latest request is shown.
+async function refreshEstimate() {
+  const asked = ++studio.estimateAsked;
+  const out = $("#estimate"), text = studio.text;
+  out.classList.add("pending");
+  let shown;
+  try {
+    const r = await api("POST", "/api/estimate", { level: text });
+    if (asked !== studio.estimateAsked) return;
+    studio.estimate = r;
+    studio.estimateLevel = text;
+    shown = `Estimate: <b id="estimate-tier"></b> — sigma50 about <b id="estimate-sigma"></b> rad `
+      + `<span class="hint">(95% predictive interval ${sig2(r.low)} to ${sig2(r.high)}; Rate plays the level)</span>`;
+    out.innerHTML = shown;
+    $("#estimate-tier").textContent = r.tier;
+    $("#estimate-sigma").textContent = sig2(r.sigma50);
+  } catch (e) {
+    if (asked !== studio.estimateAsked) return;
+    studio.estimate = null;
+    studio.estimateLevel = text;
+    out.textContent = e.message;  // "the level cannot be estimated yet: ..." names the first problem
+  }
+  out.classList.remove("pending");
 }
 
 function findObject(id) {
@@ -465,12 +504,24 @@ function drawOverlay(shot) {
   ctx.fillText(`greedy first shot: ${shot.angle.toFixed(3)} rad`, 12, 24);
 }
 
-async function resetGame() {
+// A fresh episode seed below 2^53, so JavaScript's numbers hold it exactly.
+function newSeed() {
+  const a = new Uint32Array(2);
+  crypto.getRandomValues(a);
+  return (a[0] & 0x1fffff) * 4294967296 + a[1];
+}
+
+// A new game. After a recorded game whose seed is still in the field, a new seed is drawn: each
+// stored game of a player on a level has its own seed (a seed and the shots fix a game).
+async function resetGame(keepSeed) {
+  const last = studio.game;
+  if (keepSeed !== true && last && last.recorded && seed() === last.seed) $("#seed").value = newSeed();
   studio.game = null;
   showHud(null);
   try {
-    const r = await api("POST", "/api/play", { level: studio.text, seed: seed(), angles: [] });
-    studio.game = { angles: [], state: r.state, before: r.state, shot: null, frame: 0, animating: false };
+    const s = seed();
+    const r = await api("POST", "/api/play", { level: studio.text, seed: s, angles: [] });
+    studio.game = { seed: s, angles: [], state: r.state, before: r.state, shot: null, frame: 0, animating: false, recorded: false };
     showHud(r.state);
     $("#shot-info").textContent = "Aim with the pointer, click to fire.";
     say("");
@@ -480,24 +531,43 @@ async function resetGame() {
 
 function seed() { return Math.max(0, parseInt($("#seed").value, 10) || 0); }
 
-async function fire(angle) {
+async function fire(angle, replaying) {
   const g = studio.game;
   if (!g || g.animating || g.state.status !== "playing") return;
   const angles = g.angles.concat([angle]);
   try {
-    const r = await api("POST", "/api/play", { level: studio.text, seed: seed(), angles });
+    const r = await api("POST", "/api/play", { level: studio.text, seed: g.seed, angles });
     Object.assign(g, { angles, before: r.before, state: r.state, shot: r.shot });
     animate();
+    if (r.state.status !== "playing" && !replaying) recordGame(g);
   } catch (e) { say(e.message, "error"); }
+}
+
+// A finished game goes to the studio's database (`peggle studio --db`) as a human game under the
+// player's name; the server replays the shots, so it stores what the engine played.
+async function recordGame(g) {
+  const out = $("#record");
+  if (!studio.config.recording) { out.textContent = "Not recorded: the studio runs without --db."; return; }
+  const player = $("#player").value.trim();
+  if (!player) { out.textContent = "Not recorded: type your name under Player to record your games."; return; }
+  try {
+    const r = await api("POST", "/api/games", { level: studio.text, seed: g.seed, angles: g.angles, player });
+    g.recorded = true;
+    studio.recorded = r;
+    out.textContent = r.stored ? `Recorded: ${r.status} in ${r.shots} shot${r.shots === 1 ? "" : "s"} (seed ${r.seed}) for ${player}.`
+      : "Already recorded: the same game.";
+  } catch (e) { out.textContent = "Not recorded: " + e.message; }
 }
 
 async function replay() {
   const g = studio.game;
   if (!g || !g.angles.length) return;
   const angles = g.angles.slice();
-  await resetGame();
+  $("#seed").value = g.seed;
+  await resetGame(true);
+  studio.game.recorded = g.recorded;
   for (const a of angles) {
-    await fire(a);
+    await fire(a, true);
     while (studio.game && studio.game.animating) await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -798,7 +868,13 @@ async function start() {
   $("#undo").onclick = () => restore(studio.undo, studio.redo);
   $("#redo").onclick = () => restore(studio.redo, studio.undo);
   $("#delete").onclick = () => { if (studio.selected !== null) edit({ type: "remove", id: studio.selected }); };
-  $("#reset").onclick = resetGame;
+  $("#reset").onclick = () => resetGame();
+  $("#seed").value = newSeed();
+  const player = $("#player");
+  player.value = localStorage.getItem("peggle-studio-player") || "";
+  player.addEventListener("change", () => localStorage.setItem("peggle-studio-player", player.value.trim()));
+  $("#record").textContent = studio.config.recording ? "Finished games are recorded under the player's name."
+    : "Games are not recorded (start the studio with --db FILE to record them).";
   $("#replay").onclick = replay;
   $("#rate").onclick = rate;
   $("#settings").addEventListener("change", settingsChanged);

@@ -1,0 +1,99 @@
+import Foundation
+import PeggleDifficulty
+import PeggleGame
+import PeggleUtilities
+
+/// A level's games played by people (agent kind `human`: games finished in the studio's Play
+/// tab), every player together: how many, and the win rate with its 95% Wilson interval.
+public struct HumanGames: Sendable, Equatable {
+    public var games: Int
+    public var wins: Int
+    /// Distinct players (agent labels).
+    public var players: Int
+    public var winRate: Double
+    public var winInterval: ClosedRange<Double>
+
+    /// The human games of `rating`; nil when people played none.
+    public init?(_ rating: LevelRating) {
+        let rows = rating.agents.filter { $0.agentKind == .human }
+        guard !rows.isEmpty else { return nil }
+        games = rows.reduce(0) { $0 + $1.episodes }
+        wins = rows.reduce(0) { $0 + $1.wins }
+        players = Set(rows.map(\.agentLabel)).count
+        winRate = Double(wins) / Double(games)
+        winInterval = Stats.wilson(successes: wins, trials: games)
+    }
+}
+
+/// Whether people find hard the levels the rater calls hard: over the levels with at least
+/// `minGames` human games and a skill curve, Spearman's rank correlation between the human win
+/// rate and sigma50 (the posterior median, so a level known only by a bound counts too). Positive
+/// when they agree: a larger sigma50 is an easier level. docs/metrics.md, "Human playtests".
+public struct HumanComparison: Sendable, Equatable {
+    public var minGames: Int
+    /// Levels compared.
+    public var levels: Int
+    /// nil with fewer than 3 levels, or when either side is constant (no ranking to compare).
+    public var rho: Double?
+    /// 95% interval: Fisher's z with Bonett and Wright's (2000) variance (1 + rho²/2) / (n − 3);
+    /// nil with fewer than 4 levels.
+    public var interval: ClosedRange<Double>?
+
+    public init(_ ratings: [LevelRating], minGames: Int) {
+        var pairs: [(win: Double, sigma50: Double)] = []
+        for r in ratings {
+            guard let humans = HumanGames(r), humans.games >= minGames, let d = r.difficulty else { continue }
+            pairs.append((humans.winRate, pow(10, -d)))
+        }
+        self.init(winRates: pairs.map(\.win), sigma50s: pairs.map(\.sigma50), minGames: minGames)
+    }
+
+    /// The comparison of paired values (one pair per level).
+    public init(winRates: [Double], sigma50s: [Double], minGames: Int) {
+        precondition(winRates.count == sigma50s.count, "one win rate per sigma50")
+        self.minGames = minGames
+        levels = winRates.count
+        rho = levels >= 3 ? Self.spearman(winRates, sigma50s) : nil
+        if let rho, levels >= 4 {
+            let z = atanh(rho), se = ((1 + rho * rho / 2) / Double(levels - 3)).squareRoot()
+            interval = tanh(z - Stats.z95 * se)...tanh(z + Stats.z95 * se)
+        }
+    }
+
+    /// Spearman's rho: Pearson's correlation of the ranks, ties given their average rank; nil
+    /// when either side has no spread.
+    public static func spearman(_ x: [Double], _ y: [Double]) -> Double? {
+        let rx = ranks(x), ry = ranks(y)
+        let n = Double(x.count), mx = rx.reduce(0, +) / n, my = ry.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (a, b) in zip(rx, ry) {
+            sxy += (a - mx) * (b - my)
+            sxx += (a - mx) * (a - mx)
+            syy += (b - my) * (b - my)
+        }
+        guard sxx > 0, syy > 0 else { return nil }
+        return sxy / (sxx * syy).squareRoot()
+    }
+
+    /// 1-based ranks, ties sharing their average rank.
+    public static func ranks(_ v: [Double]) -> [Double] {
+        let order = v.indices.sorted { v[$0] < v[$1] }
+        var out = [Double](repeating: 0, count: v.count)
+        var i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count && v[order[j + 1]] == v[order[i]] { j += 1 }
+            for k in i...j { out[order[k]] = Double(i + j) / 2 + 1 }
+            i = j + 1
+        }
+        return out
+    }
+
+    /// One line: "rho 0.6 (95% interval -0.1 to 0.9) over 6 levels with at least 5 human games".
+    public var summary: String {
+        let over = "over \(levels) level\(levels == 1 ? "" : "s") with at least \(minGames) human game\(minGames == 1 ? "" : "s")"
+        guard let rho else { return "no rank correlation " + over + " (it needs 3 levels, each side varying)" }
+        func f(_ v: Double) -> String { DecimalText.fixed(v, decimals: 2) }
+        return "Spearman rho \(f(rho))" + (interval.map { " (95% interval \(f($0.lowerBound)) to \(f($0.upperBound)))" } ?? "") + " " + over
+    }
+}
