@@ -82,7 +82,7 @@ let package = Package(
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
-        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty"], swiftSettings: tuned),
+        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty", "PeggleEstimate"], swiftSettings: tuned),
         // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
         .target(
