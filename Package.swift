@@ -85,7 +85,7 @@ let package = Package(
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
-        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty"], swiftSettings: tuned),
+        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty", "PeggleEstimate"], swiftSettings: tuned),
         // Levels at a requested difficulty: generated candidates screened by the estimate, confirmed
         // by the rater.
         .target(name: "PeggleLevelSearch", dependencies: ["PeggleEstimate", "PeggleRating"]),

@@ -80,6 +80,21 @@ public enum SkillModel {
     static let shapeFloor: [Double] = Array(repeating: ceilings.flatMap { _ in floors.map(\.value) }, count: slopes.count)
         .flatMap { $0 }
 
+    /// The most one game can tell about x50 under each shape: the Fisher information
+    /// (dP/dx50)^2 / (P (1 - P)) at the best sigma, maximised over sigma - sigma50 on a grid
+    /// 0.005 wide in ln sigma (`StopRule.reachable`).
+    static let bestInformation: [Double] = (0..<shapeCount).map { k in
+        let b = exp(shapeLogSlope[k]), c = shapeCeiling[k], f = shapeFloor[k]
+        let q = (0.5 - f) / (c - f), offset = log((1 - q) / q)
+        var best = 0.0
+        for i in -4000...4000 {
+            let core = 1 / (1 + exp(b * Double(i) * 0.005 + offset))
+            let p = f + (c - f) * core, dp = (c - f) * b * core * (1 - core)
+            best = max(best, dp * dp / (p * (1 - p)))
+        }
+        return best
+    }
+
     /// L = ln((1 - q) / q) of each (ceiling, floor) pair, ceiling-major.
     static let offsets: [Double] = ceilings.flatMap { c in
         floors.map { f in
@@ -130,21 +145,23 @@ public struct SkillPosterior: Sendable, Equatable {
     public private(set) var games = 0
     public private(set) var wins = 0
 
-    /// The prior: x50 uniform in ln sigma over the grid, slopes uniform, ceilings and floors by
-    /// their prior weights.
-    public init() {
-        let m = SkillModel.self
-        var shape = [Double]()
-        shape.reserveCapacity(m.shapeCount)
-        for _ in m.slopes {
-            for c in m.ceilings { for f in m.floors { shape.append(log(c.prior) + log(f.prior)) } }
+    /// The prior: `SkillPrior.flat` (x50 uniform in ln sigma over the grid, slopes uniform,
+    /// ceilings and floors by their prior weights) unless another is given (docs/metrics.md, "Priors").
+    public init(prior: SkillPrior = .flat) {
+        let shape = prior.shapeLogWeights
+        if prior.x50 == nil {
+            logWeights = Array((0..<SkillModel.x50Count).map { _ in shape }.joined())
+        } else {
+            logWeights = Array((0..<SkillModel.x50Count).map { g in
+                let w = prior.x50LogWeight(g)
+                return shape.map { $0 + w }
+            }.joined())
         }
-        logWeights = Array((0..<m.x50Count).map { _ in shape }.joined())
     }
 
     /// The posterior after `games`, added in order.
-    public init(_ games: [(sigma: Double, won: Bool)]) {
-        self.init()
+    public init(_ games: [(sigma: Double, won: Bool)], prior: SkillPrior = .flat) {
+        self.init(prior: prior)
         for g in games { add(sigma: g.sigma, wins: g.won ? 1 : 0, losses: g.won ? 0 : 1) }
     }
 
@@ -250,6 +267,27 @@ public struct SkillPosterior: Sendable, Equatable {
             total += m * covered
         }
         return min(max(total, 0), 1)
+    }
+
+    /// The `q`-quantile over the posterior of the shape's `SkillModel.bestInformation`: with
+    /// posterior probability `q`, one game can tell no more than this about x50.
+    public func bestInformation(quantile q: Double) -> Double {
+        let cells = weights().cells, m = SkillModel.self, shapes = m.shapeCount
+        var perShape = [Double](repeating: 0, count: shapes)
+        for i in cells.indices { perShape[i % shapes] += cells[i] }
+        var acc = 0.0
+        for k in (0..<shapes).sorted(by: { m.bestInformation[$0] < m.bestInformation[$1] }) {
+            acc += perShape[k]
+            if acc >= q { return m.bestInformation[k] }
+        }
+        return m.bestInformation.max()!
+    }
+
+    /// Posterior probability of each tier of `edges`, hardest first (very hard, hard, medium, easy).
+    public func tierMass(_ edges: TierEdges) -> [Double] {
+        let marginal = weights().marginal
+        let below = [edges.veryHard, edges.hard, edges.medium].map { Self.probabilityBelow(log($0), marginal: marginal) }
+        return [below[0], below[1] - below[0], below[2] - below[1], 1 - below[2]]
     }
 
     /// The posterior's summary: sigma50 with its 95% interval, and the other parameters' means.

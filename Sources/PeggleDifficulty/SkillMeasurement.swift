@@ -1,3 +1,4 @@
+import Foundation
 import PeggleGame
 
 /// Where a level's next batch of skill games goes (docs/metrics.md, "Placement").
@@ -6,6 +7,17 @@ public enum Placement: String, Sendable, CaseIterable {
     case quantile
     /// QUEST+ / Psi: each game where it minimises the expected entropy of the x50 marginal.
     case entropy
+}
+
+/// When a level's measurement stops besides the precision reached, an end of the range, or the
+/// budget spent (docs/metrics.md, "When a level stops").
+public enum StopRule: String, Sendable, CaseIterable {
+    /// Only those three.
+    case precision
+    /// Also when the precision is out of reach within the budget (`SkillMeasurement.isOutOfReach`).
+    case reachable
+    /// Also when the posterior puts `SkillMeasurement.tierProbability` (0.95) of sigma50 in one tier.
+    case tier
 }
 
 /// How the adaptive method measures one level's sigma50 (docs/metrics.md).
@@ -19,19 +31,31 @@ public struct AdaptiveSettings: Sendable, Equatable {
     public var precision: Double
     /// Where each batch goes.
     public var placement: Placement
+    /// The prior a level's measurement starts from.
+    public var prior: PriorKind
+    /// When a level stops early.
+    public var stop: StopRule
+    /// The tier edges the `tier` stop decides between.
+    public var tierEdges: TierEdges
 
     public static let defaultBatchSize = 8
     public static let defaultBudget = 160
     public static let defaultPrecision = 1.25
     public static let defaultPlacement = Placement.quantile
+    public static let defaultPrior = PriorKind.flat
+    public static let defaultStop = StopRule.precision
 
     public init(batchSize: Int = defaultBatchSize, budget: Int = defaultBudget, precision: Double = defaultPrecision,
-                placement: Placement = defaultPlacement) {
+                placement: Placement = defaultPlacement, prior: PriorKind = defaultPrior, stop: StopRule = defaultStop,
+                tierEdges: TierEdges = TierEdges()) {
         precondition(batchSize >= 1 && budget >= 1 && precision > 1)
         self.batchSize = batchSize
         self.budget = budget
         self.precision = precision
         self.placement = placement
+        self.prior = prior
+        self.stop = stop
+        self.tierEdges = tierEdges
     }
 }
 
@@ -51,12 +75,16 @@ public struct SkillMeasurement: Sendable, Equatable {
         case beyondRange = "at the range's end"
         /// The game budget is spent.
         case budget
+        /// `StopRule.reachable`: the precision asked is out of reach within the budget.
+        case outOfReach = "precision out of reach"
+        /// `StopRule.tier`: the tier is decided.
+        case tierDecided = "tier decided"
     }
 
     public let settings: AdaptiveSettings
     /// Game k of the level's skill sequence has seed `firstSeed + k`.
     public let firstSeed: UInt64
-    public private(set) var posterior = SkillPosterior()
+    public private(set) var posterior: SkillPosterior
     /// Every game recorded, in order.
     public private(set) var played: [(trial: Trial, won: Bool)] = []
     public private(set) var stop: Stop?
@@ -64,9 +92,11 @@ public struct SkillMeasurement: Sendable, Equatable {
     /// placement can cost more than a game's bookkeeping; the scheduler asks under its lock).
     private var planned: [Trial] = []
 
-    public init(settings: AdaptiveSettings, firstSeed: UInt64) {
+    /// `x50`: the level's x50 prior, given exactly when `settings.prior` is `.populationEstimate`.
+    public init(settings: AdaptiveSettings, firstSeed: UInt64, x50: X50Prior? = nil) {
         self.settings = settings
         self.firstSeed = firstSeed
+        posterior = SkillPosterior(prior: SkillPrior(settings.prior, x50: x50))
         planned = plan()
     }
 
@@ -101,14 +131,41 @@ public struct SkillMeasurement: Sendable, Equatable {
             stop = .precise
         } else if played.count >= settings.budget {
             stop = .budget
+        } else if settings.stop == .reachable, Self.isOutOfReach(posterior, fit, games: played.count, settings: settings) {
+            stop = .outOfReach
+        } else if settings.stop == .tier, posterior.tierMass(settings.tierEdges).max()! >= Self.tierProbability {
+            stop = .tierDecided
         }
         planned = plan()
     }
 
+    /// The posterior probability of one tier at which `StopRule.tier` stops.
+    public static let tierProbability = 0.95
+
+    /// The posterior probability with which `StopRule.reachable` judges the precision out of reach.
+    public static let reachProbability = 0.95
+
+    /// `StopRule.reachable`: after at least four batches, whether the precision asked is out of
+    /// reach even if every remaining game went where it teaches most about x50: the interval's
+    /// sd in ln sigma now (its width / 3.92), combined with (budget - games) games each carrying
+    /// the most information one game can carry under the posterior's shapes, taken at the
+    /// `reachProbability` quantile (`SkillPosterior.bestInformation`), is still wider than the
+    /// precision. Optimistic on purpose: the batches do not all go to the best sigma, so a level
+    /// stopped here would, with probability at least 0.95, have spent its budget short of the target.
+    public static func isOutOfReach(_ posterior: SkillPosterior, _ fit: SkillFit, games: Int, settings: AdaptiveSettings) -> Bool {
+        guard games >= 4 * settings.batchSize, games < settings.budget else { return false }
+        let z = 1.959964
+        let sdNow = log(fit.high / fit.low) / (2 * z)
+        let information = posterior.bestInformation(quantile: reachProbability)
+        let sdEnd = 1 / (1 / (sdNow * sdNow) + Double(settings.budget - games) * information).squareRoot()
+        return exp(z * sdEnd) > settings.precision
+    }
+
     /// Plays the whole measurement with `play(trial) -> won` (for simulations and tests; the
     /// rater plays batches in parallel and records them itself).
-    public static func run(settings: AdaptiveSettings, firstSeed: UInt64, play: (Trial) -> Bool) -> SkillMeasurement {
-        var m = SkillMeasurement(settings: settings, firstSeed: firstSeed)
+    public static func run(settings: AdaptiveSettings, firstSeed: UInt64, x50: X50Prior? = nil,
+                           play: (Trial) -> Bool) -> SkillMeasurement {
+        var m = SkillMeasurement(settings: settings, firstSeed: firstSeed, x50: x50)
         while m.stop == nil {
             let batch = m.nextBatch()
             m.record(batch, won: batch.map(play))

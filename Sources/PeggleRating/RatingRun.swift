@@ -1,6 +1,7 @@
 import Foundation
 import PeggleAgents
 import PeggleDifficulty
+import PeggleEstimate
 import PeggleGame
 import PeggleLevel
 import PeggleStore
@@ -154,7 +155,8 @@ public final class RatingRun: @unchecked Sendable {
         var measured: [(Key, SkillMeasurement)] = []
         for l in mine {
             for (a, agent) in agents.enumerated() where config.isMeasured(agent) {
-                measured.append((Key(level: l, agent: a), SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed)))
+                measured.append((Key(level: l, agent: a), SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed,
+                                                                           x50: Self.x50Prior(levels[l].prepared, config.adaptive.prior))))
             }
         }
         let scheduler = GameScheduler(fixed: fixed, measured: measured, stored: stored, budget: config.adaptive.budget)
@@ -204,10 +206,22 @@ public final class RatingRun: @unchecked Sendable {
                        measurements: scheduler.keys.map { (levels[$0.level].name, agents[$0.agent].label, scheduler.measurements[$0]!) })
     }
 
+    /// The x50 prior of a level under `prior`: with `.populationEstimate`, normal about the built-in
+    /// instant estimate's ln sigma50 (unclamped) with its cross-validated predictive sd.
+    static func x50Prior(_ level: PreparedLevel, _ prior: PriorKind) -> X50Prior? {
+        guard prior == .populationEstimate else { return nil }
+        let model = EstimateModel.builtIn
+        return X50Prior(mean: model.predictLog(LevelFeatures(level)), sd: model.residualSD)
+    }
+
     /// The run's settings as the `run` row keeps them: JSON with sorted keys.
     static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)]) -> String {
         struct Level: Encodable { var file: String, hash: String }
-        struct Adaptive: Encodable { var batch_size: Int, budget: Int, precision: Double, placement: String }
+        struct Adaptive: Encodable {
+            var batch_size: Int, budget: Int, precision: Double, placement: String, prior: String, stop: String
+            /// The population prior's version, when the prior uses it.
+            var prior_version: String?
+        }
         struct Configuration: Encodable {
             var method: String, agents: [String], skill_kind: String, games: Int
             var sigmas: [Double]?, adaptive: Adaptive?
@@ -217,7 +231,9 @@ public final class RatingRun: @unchecked Sendable {
             method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind.rawValue, games: c.games,
             sigmas: c.method == .grid ? c.sigmas : nil,
             adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
-                                                       precision: c.adaptive.precision, placement: c.adaptive.placement.rawValue) : nil,
+                                                       precision: c.adaptive.precision, placement: c.adaptive.placement.rawValue,
+                                                       prior: c.adaptive.prior.rawValue, stop: c.adaptive.stop.rawValue,
+                                                       prior_version: c.adaptive.prior == .flat ? nil : SkillPrior.populationVersion) : nil,
             first_seed: c.firstSeed, max_shots: c.maxShots, levels: levels.map { Level(file: $0.name, hash: $0.prepared.hash) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

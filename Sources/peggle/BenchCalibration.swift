@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleDifficulty
+import PeggleEstimate
 import PeggleUtilities
 
 /// `peggle bench calibration`: the adaptive measurement on synthetic levels whose win probability
@@ -12,9 +13,9 @@ import PeggleUtilities
 struct BenchCalibration: LegacyBench {
     static let configuration = CommandConfiguration(
         commandName: "calibration",
-        abstract: "The adaptive measurement on synthetic levels: coverage of the 95% interval, games, stops, per placement.",
+        abstract: "The adaptive measurement on synthetic levels: coverage of the 95% interval, games, stops, per placement, prior and stop rule.",
         discussion: "Each synthetic level is rated --ratings times (seeds fixed) with the adaptive settings given; one row "
-            + "per level and placement.")
+            + "per level, placement, prior and stop rule; --population adds levels drawn from the fitted population prior.")
 
     static let legacyFlag: String? = nil
     static let legacyOptions: [String: LegacySpelling] = [:]
@@ -24,6 +25,15 @@ struct BenchCalibration: LegacyBench {
 
     @Option(help: "Placements, comma-separated (default: quantile,entropy).")
     var placement = CommaList<Placement>([.quantile, .entropy])
+
+    @Option(help: "Priors, comma-separated: flat, population, population+estimate (the estimate simulated: ln sigma50 off the truth by a normal error of the built-in model's predictive sd, drawn per rating) (default: flat).")
+    var prior = CommaList<PriorKind>([.flat])
+
+    @Option(help: "Stop rules, comma-separated: precision, reachable, tier (default: precision).")
+    var stop = CommaList<StopRule>([.precision])
+
+    @Option(help: "Also rate this many synthetic levels drawn from the population prior (slope, ceiling and floor by its weights, sigma50 log-uniform over 0.002 to 0.5 rad), each once: one row per placement, prior and stop rule.")
+    var population = 0
 
     @Option(help: "Greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
     var budget = AdaptiveSettings.defaultBudget
@@ -62,50 +72,88 @@ struct BenchCalibration: LegacyBench {
 
     struct Row: BenchRow {
         struct Columns: Encodable {
-            var mode: String, level: String, placement: String, ratings: Int, budget: Int
+            var mode: String, level: String, placement: String, prior: String, stop: String, ratings: Int, budget: Int
             var coverage: Double, stoppedBeforeBudget: Double, meanGames: Double, medianGames: Double
             var medianIntervalRatio: Double, seconds: Double
         }
-        struct Extra: Encodable { var trueSigma50: Double, covered: Int, stoppedEarly: Int, games: Int, threads: Int, cores: Int }
+        struct Extra: Encodable {
+            /// nil for levels drawn from the population (each rating has its own).
+            var trueSigma50: Double?
+            var covered: Int, stoppedEarly: Int, games: Int, threads: Int, cores: Int
+        }
         var columns: Columns
         var extra: Extra
+    }
+
+    /// One synthetic level drawn from the population prior: level `k` of `--population`.
+    static func drawn(_ k: Int) -> (truth: Double, win: @Sendable (Double) -> Double) {
+        var rng = SeededGenerator(seed: 0x5EED_0F_9071 &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15)
+        let shape = SkillPrior.populationShape(at: rng.nextUnit())
+        let sigma50 = exp(log(0.002) + rng.nextUnit() * (log(0.5) - log(0.002)))
+        return (sigma50, logistic(sigma50, shape.slope, shape.ceiling, shape.floor))
     }
 
     func run() throws {
         guard ratings >= 1 else { throw UserError("--ratings: \(ratings) must be at least 1") }
         guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
         guard threads >= 1 else { throw UserError("--threads: \(threads) must be at least 1") }
+        guard population >= 0 else { throw UserError("--population: \(population) must be 0 or more") }
         let placements = try placement.map("--placement", message: { _, _, reason in reason }) { _, _, p in p }
+        let priors = try prior.map("--prior", message: { _, _, reason in reason }) { _, _, p in p }
+        let stops = try stop.map("--stop", message: { _, _, reason in reason }) { _, _, p in p }
         var out = try BenchOutput<Row>(output)
         let round = BenchClock.round
-        for (name, win) in Self.levels {
-            let truth = Self.sigma50(win)
+        let estimateSD = EstimateModel.builtIn.residualSD
+        // Each case: a name, its ratings, its one true sigma50 (nil: drawn per rating), and per rating k its truth and win probability.
+        var cases: [(name: String, count: Int, truth: Double?, level: @Sendable (Int) -> (truth: Double, win: @Sendable (Double) -> Double))] =
+            Self.levels.map { name, win in
+                let truth = Self.sigma50(win)
+                return (name, ratings, truth, { _ in (truth, win) })
+            }
+        if population > 0 {
+            cases.append(("\(population) levels drawn from the population prior", population, nil, { k in
+                let d = Self.drawn(k)
+                return (Self.sigma50(d.win), d.win)
+            }))
+        }
+        for c in cases {
             for p in placements {
-                let settings = AdaptiveSettings(budget: budget, placement: p)
-                let start = BenchClock.now()
-                // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
-                let results = Parallel.map(ratings, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
-                    let m = SkillMeasurement.run(settings: settings, firstSeed: 0) { trial in
-                        var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
-                        return rng.nextUnit() < win(trial.sigma)
+                for pr in priors {
+                    for st in stops {
+                        let settings = AdaptiveSettings(budget: budget, placement: p, prior: pr, stop: st)
+                        let start = BenchClock.now()
+                        // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
+                        let results = Parallel.map(c.count, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
+                            let (truth, win) = c.level(k)
+                            var x50: X50Prior?
+                            if pr == .populationEstimate {
+                                var e = SeededGenerator(seed: 0xE571_3A7E &+ UInt64(k))
+                                x50 = X50Prior(mean: log(truth) + estimateSD * e.nextGaussian(), sd: estimateSD)
+                            }
+                            let m = SkillMeasurement.run(settings: settings, firstSeed: 0, x50: x50) { trial in
+                                var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
+                                return rng.nextUnit() < win(trial.sigma)
+                            }
+                            let fit = m.posterior.summary()
+                            return (fit.low <= truth && truth <= fit.high, m.stop != .budget, m.played.count, fit.high / fit.low)
+                        }
+                        let seconds = BenchClock.seconds(since: start)
+                        let n = Double(c.count)
+                        let covered = results.filter(\.covered).count, early = results.filter(\.early).count
+                        let games = results.map(\.games).reduce(0, +)
+                        let row = Row(
+                            columns: .init(mode: "calibration", level: c.name, placement: p.rawValue, prior: pr.rawValue, stop: st.rawValue,
+                                           ratings: c.count, budget: budget,
+                                           coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
+                                           meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
+                                           medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
+                            extra: .init(trueSigma50: c.truth.map { round($0, 6) }, covered: covered, stoppedEarly: early, games: games,
+                                         threads: threads, cores: BenchClock.cores))
+                        try out.emit(row, text: "\(c.name), \(p.rawValue), prior \(pr.rawValue), stop \(st.rawValue): covered \(covered) of \(c.count), "
+                            + "\(early) stopped before the budget, \(row.columns.meanGames) games on average (median \(row.columns.medianGames)), "
+                            + "median interval high/low \(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
                     }
-                    let fit = m.posterior.summary()
-                    return (fit.low <= truth && truth <= fit.high, m.stop != .budget, m.played.count, fit.high / fit.low)
                 }
-                let seconds = BenchClock.seconds(since: start)
-                let n = Double(ratings)
-                let covered = results.filter(\.covered).count, early = results.filter(\.early).count
-                let games = results.map(\.games).reduce(0, +)
-                let row = Row(
-                    columns: .init(mode: "calibration", level: name, placement: p.rawValue, ratings: ratings, budget: budget,
-                                   coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
-                                   meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
-                                   medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
-                    extra: .init(trueSigma50: round(truth, 6), covered: covered, stoppedEarly: early, games: games, threads: threads,
-                                 cores: BenchClock.cores))
-                try out.emit(row, text: "\(name), \(p.rawValue): covered \(covered) of \(ratings), \(early) stopped before the budget, "
-                    + "\(row.columns.meanGames) games on average (median \(row.columns.medianGames)), median interval high/low "
-                    + "\(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
             }
         }
         try out.finish()

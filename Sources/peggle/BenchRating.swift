@@ -45,6 +45,8 @@ struct BenchRating: LegacyBench {
             /// Adaptive: where batches went, and the median over levels of the final 95% interval's
             /// high / low (the skill agent's; a bound's interval too).
             var placement: String? = nil
+            var prior: String? = nil
+            var stop: String? = nil
             var medianIntervalRatio: Double? = nil
         }
         var columns: Columns
@@ -92,13 +94,14 @@ struct BenchRating: LegacyBench {
                                games: games.count, levelsPerHour: round(Double(loaded.count) * 3600 / summary.seconds, 0)),
                 extra: .init(agents: agents.map(\.label), gamesPerKind: perKind, gamesPerS: round(Double(games.count) / summary.seconds, 1),
                              stops: stops, cores: BenchClock.cores,
-                             placement: settings.adaptive.placement.rawValue, medianIntervalRatio: medianRatio.map { round($0, 3) }))
+                             placement: settings.adaptive.placement.rawValue, prior: settings.adaptive.prior.rawValue,
+                             stop: settings.adaptive.stop.rawValue, medianIntervalRatio: medianRatio.map { round($0, 3) }))
             func list(_ counts: [String: Int]) -> String {
                 counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             }
             try out.emit(row, text: "threads \(t): rated \(loaded.count) levels in \(row.columns.seconds) s (\(row.columns.cpuSeconds) s of CPU): "
                 + "\(row.columns.levelsPerHour) levels/hour, \(games.count) games (\(list(perKind))); stops: \(list(stops))"
-                + (medianRatio.map { "; placement \(settings.adaptive.placement.rawValue), median interval high/low \(round($0, 3))" } ?? ""))
+                + (medianRatio.map { "; placement \(settings.adaptive.placement.rawValue), prior \(settings.adaptive.prior.rawValue), stop \(settings.adaptive.stop.rawValue), median interval high/low \(round($0, 3))" } ?? ""))
         }
         try out.finish()
     }

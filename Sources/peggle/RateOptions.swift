@@ -7,6 +7,8 @@ import PeggleRating
 
 extension RatingMethod: ExpressibleByArgument {}
 extension Placement: ListElement {}
+extension PriorKind: ListElement {}
+extension StopRule: ListElement {}
 
 /// What a rating is: its agents, its method and the method's settings. `peggle rate` and
 /// `peggle bench rating` take this one group, so the benchmark rates exactly as `rate` does with
@@ -36,6 +38,12 @@ struct RateOptions: ParsableArguments {
     @Option(help: "Adaptive: where each batch of greedy games goes: quantile (the posterior's quantiles, spread) or entropy (QUEST+: least expected entropy of sigma50) (default: \(AdaptiveSettings.defaultPlacement.rawValue)).")
     var placement: Placement?
 
+    @Option(help: "Adaptive: the prior each level starts from: flat, population (slope, ceiling and floor as fitted on a rated corpus) or population+estimate (also sigma50 about the instant estimate) (default: \(AdaptiveSettings.defaultPrior.rawValue)).")
+    var prior: PriorKind?
+
+    @Option(help: "Adaptive: when a level stops besides precision, range end and budget: precision (only those), reachable (also when the precision is out of reach within the budget) or tier (also when the tier is decided with probability 0.95) (default: \(AdaptiveSettings.defaultStop.rawValue)).")
+    var stop: StopRule?
+
     static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
 
     /// The method's settings, checked, each with its default when not given.
@@ -54,7 +62,8 @@ struct RateOptions: ParsableArguments {
             throw UserError("--sigmas: only with --method grid (the adaptive method chooses its own sigmas)")
         }
         if method == .grid, let name = [budget.map { _ in "--budget" }, precision.map { _ in "--precision" },
-                                        batchSize.map { _ in "--batch-size" }, placement.map { _ in "--placement" }].compactMap({ $0 }).first {
+                                        batchSize.map { _ in "--batch-size" }, placement.map { _ in "--placement" },
+                                        prior.map { _ in "--prior" }, stop.map { _ in "--stop" }].compactMap({ $0 }).first {
             throw UserError("\(name): only with --method adaptive (the grid plays --episodes games at every --sigmas)")
         }
         let budget = self.budget ?? AdaptiveSettings.defaultBudget
@@ -68,7 +77,9 @@ struct RateOptions: ParsableArguments {
         let sigmaList = try Parse.sigmas(sigmas ?? CommaList(RatingConfig.defaultSigmas), option: "--sigmas")
         guard !sigmaList.isEmpty else { throw UserError("--sigmas: give at least one aim-noise level, e.g. 0,0.02") }
         return Settings(games: episodes, sigmas: sigmaList, adaptive: AdaptiveSettings(batchSize: batchSize, budget: budget, precision: precision,
-                                                                                                 placement: placement ?? AdaptiveSettings.defaultPlacement))
+                                                                                                 placement: placement ?? AdaptiveSettings.defaultPlacement,
+                                                                                                 prior: prior ?? AdaptiveSettings.defaultPrior,
+                                                                                                 stop: stop ?? AdaptiveSettings.defaultStop))
     }
 
     /// The agents, each once (the label names parameters and weights), made by `maker` (the

@@ -176,6 +176,24 @@ struct RateCommandTests {
         #expect(try store.runs().first?.configuration.contains("\"placement\":\"entropy\"") == true)
     }
 
+    @Test("adaptive, population+estimate prior and tier stop: the same database at 1 and 2 threads, and the run row records both")
+    func estimatePriorIsDeterministic() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = dir.appendingPathComponent("one.sqlite"), two = dir.appendingPathComponent("two.sqlite")
+        let run = { (db: URL, threads: String) in
+            try CLI.run(["rate"] + Self.levels + Self.adaptive
+                + ["--prior", "population+estimate", "--stop", "tier", "--db", db.path, "--threads", threads])
+        }
+        let a = try run(one, "1"), b = try run(two, "2")
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let (countsA, rowsA, okA) = try contents(one), (countsB, rowsB, _) = try contents(two)
+        #expect(okA && countsA == countsB && rowsA == rowsB)
+        let configuration = try PeggleStore(path: one.path).runs().first?.configuration ?? ""
+        #expect(configuration.contains("\"prior\":\"population+estimate\",\"prior_version\":\"\(SkillPrior.populationVersion)\""))
+        #expect(configuration.contains("\"stop\":\"tier\""))
+    }
+
     /// Whether the tier from an interval ("hard", or "hard to medium") reaches `tier`.
     static func tier(_ span: String, reaches tier: String) -> Bool {
         let order = ["very hard", "hard", "medium", "easy"]
@@ -272,6 +290,10 @@ struct RateCommandTests {
             (["--batch-size", "0"], "--batch-size: 0 is outside 1...1000"),
             (["--method", "grid", "--placement", "entropy"], "--placement: only with --method adaptive"),
             (["--placement", "median"], "--placement"),
+            (["--method", "grid", "--prior", "population"], "--prior: only with --method adaptive"),
+            (["--method", "grid", "--stop", "tier"], "--stop: only with --method adaptive"),
+            (["--prior", "estimate"], "--prior"),
+            (["--stop", "never"], "--stop"),
             (["--episodes", "0"], "--episodes: 0 must be at least 1"),
             (["--agents", "linear:missing.json"], "missing.json"),
           ])

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Which prior a level's measurement starts from (docs/metrics.md, "Priors").
+public enum PriorKind: String, Sendable, CaseIterable {
+    /// x50 uniform in ln sigma, slope uniform, ceiling and floor by `SkillModel`'s weights: the
+    /// prior every rating used before the population prior existed.
+    case flat
+    /// The shape (slope, ceiling, floor) by the population prior fitted on a rated corpus
+    /// (`scripts/fit-prior`); x50 uniform.
+    case population
+    /// The population prior, and x50 normal about the level's instant estimate with the
+    /// estimate's predictive spread (the caller supplies it: `X50Prior`).
+    case populationEstimate = "population+estimate"
+}
+
+/// A normal prior on x50 = ln sigma50: the instant estimate's prediction and its spread.
+public struct X50Prior: Sendable, Equatable {
+    public var mean: Double
+    public var sd: Double
+
+    public init(mean: Double, sd: Double) {
+        precondition(mean.isFinite && sd.isFinite && sd > 0)
+        self.mean = mean
+        self.sd = sd
+    }
+}
+
+/// The prior over the skill model's grid: a weight per shape, times a weight per x50 point.
+public struct SkillPrior: Sendable, Equatable {
+    /// ln prior weight per shape, in `SkillPosterior.logWeights`' order within an x50 point.
+    let shapeLogWeights: [Double]
+    /// The normal prior on x50; nil: uniform over the grid.
+    public let x50: X50Prior?
+
+    /// Today's flat prior, the same bits as before priors were a choice.
+    public static let flat = SkillPrior(shapeLogWeights: SkillModel.slopes.flatMap { _ in
+        SkillModel.ceilings.flatMap { c in SkillModel.floors.map { f in log(c.prior) + log(f.prior) } }
+    }, x50: nil)
+
+    /// The population prior (`populationShapeWeights`, written by scripts/fit-prior); x50 uniform.
+    public static let population = SkillPrior(shapeLogWeights: populationShapeWeights.map { log($0) }, x50: nil)
+
+    /// The prior of `kind`; `x50` is required by `.populationEstimate` and refused by the others.
+    public init(_ kind: PriorKind, x50: X50Prior? = nil) {
+        precondition((kind == .populationEstimate) == (x50 != nil), "an x50 prior goes with population+estimate only")
+        switch kind {
+        case .flat: self = .flat
+        case .population: self = .population
+        case .populationEstimate: self.init(shapeLogWeights: Self.population.shapeLogWeights, x50: x50)
+        }
+    }
+
+    init(shapeLogWeights: [Double], x50: X50Prior?) {
+        precondition(shapeLogWeights.count == SkillModel.shapeCount)
+        self.shapeLogWeights = shapeLogWeights
+        self.x50 = x50
+    }
+
+    /// ln prior weight of x50 grid point `g` (unnormalised).
+    func x50LogWeight(_ g: Int) -> Double {
+        guard let p = x50 else { return 0 }
+        let z = (SkillModel.x(g) - p.mean) / p.sd
+        return -0.5 * z * z
+    }
+}
+
+extension SkillPrior {
+    /// The shape at cumulative probability `u` (0..<1) of the population prior, in
+    /// `populationShapeWeights`' order: draws a level's curve from the fitted population
+    /// (`peggle bench calibration --population`).
+    public static func populationShape(at u: Double) -> (slope: Double, ceiling: Double, floor: Double) {
+        let m = SkillModel.self
+        var k = 0, total = populationShapeWeights[0]
+        while total <= u, k + 1 < populationShapeWeights.count {
+            k += 1
+            total += populationShapeWeights[k]
+        }
+        return (exp(m.shapeLogSlope[k]), m.shapeCeiling[k], m.shapeFloor[k])
+    }
+}
