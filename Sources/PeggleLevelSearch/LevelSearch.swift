@@ -69,7 +69,8 @@ public struct LevelSearch: Sendable {
     public struct Result: Sendable {
         /// The levels kept, in seed order (at most `count`).
         public var kept: [Candidate]
-        /// Every candidate the estimate passed, in seed order, with its rating when confirmed.
+        /// Every candidate the estimate passed, in seed order, with its rating when it was rated
+        /// (those past the last level kept may not be).
         public var passed: [Candidate] = []
         /// Candidates generated: the rounds' whole seed ranges.
         public var generated = 0
@@ -129,18 +130,34 @@ public struct LevelSearch: Sendable {
         precondition(!settings.confirm || store != nil, "confirming needs a store")
         var result = Result(kept: [])
         var next = settings.firstSeed
-        while result.kept.count < settings.count && result.generated < settings.maxCandidates {
-            // A round: enough candidates to fill what is missing at a pass rate of 1 in 4, at
-            // least two per thread; the round's size changes the time, never the result.
+        // Candidates the estimate passed, not yet rated (or kept, without confirming), in seed order.
+        var queue: [Candidate] = []
+        var rated = 0
+        while result.kept.count < settings.count {
+            // A round takes the next `want` passed candidates: what is missing, times the
+            // ratings each kept level has taken so far (2 before the first), at least one per
+            // thread. Rounds change the time, never the result: every candidate is judged on its
+            // own, and the first kept in seed order are the same however the rounds fall.
             let missing = settings.count - result.kept.count
-            let size = min(max(4 * missing, 2 * threads), settings.maxCandidates - result.generated)
-            let seeds = (0..<size).map { next &+ UInt64($0) }
-            next &+= UInt64(size)
-            let made = Parallel.map(size, threads: threads, chunksPerThread: Int.max) { candidate(seed: seeds[$0]) }
-            result.generated += size
-            var passed = made.filter { screen.passes($0.estimate) }
-            if settings.confirm && !passed.isEmpty {
-                let (fits, run) = try rate(passed, store: store!, command: command)
+            let perKept = result.kept.isEmpty ? 2 : Double(rated) / Double(result.kept.count)
+            let want = settings.confirm ? max(Int((Double(missing) * perKept).rounded(.up)), threads) : missing
+            while queue.count < want && result.generated < settings.maxCandidates {
+                // Enough candidates for what the queue lacks at the pass rate seen so far (1 in 4
+                // before any, at least 1 in 16), at least two per thread.
+                let rate = result.generated == 0 ? 0.25 : max(Double(result.passed.count + queue.count) / Double(result.generated), 1.0 / 16)
+                let size = min(max(Int((Double(want - queue.count) / rate).rounded(.up)), 2 * threads),
+                               settings.maxCandidates - result.generated)
+                let seeds = (0..<size).map { next &+ UInt64($0) }
+                next &+= UInt64(size)
+                let made = Parallel.map(size, threads: threads, chunksPerThread: Int.max) { candidate(seed: seeds[$0]) }
+                result.generated += size
+                queue += made.filter { screen.passes($0.estimate) }
+            }
+            if queue.isEmpty { break }
+            var round = Array(queue.prefix(want))
+            queue.removeFirst(round.count)
+            if settings.confirm {
+                let (fits, run) = try rate(round, store: store!, command: command)
                 result.gamesAdded += run.added
                 result.gamesStored += run.alreadyStored
                 if let reason = run.stopReason {
@@ -153,18 +170,20 @@ public struct LevelSearch: Sendable {
                     result.leftToOtherRuns = run.leftToOtherRuns.map(\.claim)
                     return result
                 }
-                for k in passed.indices {
-                    passed[k].rated = fits[k]
-                    passed[k].kept = fits[k].map { settings.target.contains($0.estimate, edges: settings.tierEdges) } ?? false
+                for k in round.indices {
+                    round[k].rated = fits[k]
+                    round[k].kept = fits[k].map { settings.target.contains($0.estimate, edges: settings.tierEdges) } ?? false
                 }
+                rated += round.count
             } else {
-                for k in passed.indices { passed[k].kept = true }
+                for k in round.indices { round[k].kept = true }
             }
-            result.passed += passed
-            result.kept += passed.filter(\.kept).prefix(settings.count - result.kept.count)
-            progress("\(result.generated) candidate\(result.generated == 1 ? "" : "s"): \(result.passed.count) passed the estimate"
-                + (settings.confirm ? " and were rated" : "") + ", \(result.kept.count) of \(settings.count) kept")
+            result.passed += round
+            result.kept += round.filter(\.kept).prefix(missing)
+            progress("\(result.generated) candidate\(result.generated == 1 ? "" : "s"): \(result.passed.count + queue.count) passed "
+                + "the estimate" + (settings.confirm ? ", \(rated) rated" : "") + ", \(result.kept.count) of \(settings.count) kept")
         }
+        result.passed += queue
         return result
     }
 
