@@ -67,7 +67,7 @@ struct ServeRequestTests {
     @Test("make's procedural-level fields are checked, and mixing them with level files refused", arguments: [
         (#""num_levels": -1"#, #""num_levels" is -1; it must be in 0...9223372036854775807"#),
         (#""start_level": 1.5"#, #""start_level" must be a whole number"#),
-        (#""distribution_mode": "extreme""#, #""distribution_mode" is "extreme"; expected one of: easy, hard"#),
+        (#""distribution_mode": "extreme""#, #""distribution_mode" is "extreme"; expected one of: easy, hard, tier-easy, tier-medium, tier-hard, tier-very-hard"#),
         (#""templates": []"#, #"make: "templates" must be a non-empty list of templates"#),
         (#""templates": ["arcs", 3]"#, #""templates[1]" must be a string"#),
         (#""templates": ["arcs", "blob"]"#, #""templates[1]" is "blob"; expected one of: arcs, rows, rings, spiral, funnel, bricks, waves, pockets, ramps"#),
