@@ -189,9 +189,8 @@ struct LevelGenerate: ParsableCommand {
                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
-        let command = CommandLine.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
         let result: LevelSearch.Result
-        do { result = try search.run(store: store, command: command) } catch { throw UserError("\(error)") }
+        do { result = try search.run(store: store, command: commandLineText()) } catch { throw UserError("\(error)") }
         let asked = settings.confirm ? "\(target), confirmed by the rater" : "\(target), by the estimate alone"
         if let claim = result.leftToOtherRuns.first {
             throw UserError("--db: another peggle rate (process \(claim.pid) on \(claim.host)) is rating candidates in \(db); "

@@ -92,7 +92,7 @@ struct Rate: ParsableCommand {
         let rating: RatingRun
         do {
             rating = try RatingRun(store: store, levels: found.map { ($0.file, $0.level) }, config: config,
-                                   command: commandLine(), threads: tuning.threadCount, commitBatch: batch,
+                                   command: commandLineText(), threads: tuning.threadCount, commitBatch: batch,
                                    stopAfterBatches: stopAfterBatches) { event in
                 switch event {
                 case let .progress(played, atMost, final): progress.show(played: played, atMost: atMost, final: final)
@@ -166,10 +166,6 @@ struct Rate: ParsableCommand {
             throw UserError(lines: bad.map { "\($0.file): \($0.problem)" } + ["no level to rate"])
         }
         return (ok, bad)
-    }
-
-    func commandLine() -> String {
-        CommandLine.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 }
 

@@ -162,6 +162,11 @@ enum JSON {
     }
 }
 
+/// This process's command line as a rating run stores it: arguments with spaces quoted.
+func commandLineText() -> String {
+    CommandLine.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+}
+
 func printLine(_ s: String) {
     FileHandle.standardOutput.write(Data((s + "\n").utf8))
 }
