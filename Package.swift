@@ -8,8 +8,7 @@ import PackageDescription
 // instruction instead of two, and the 14-level rating runs 6 to 8% faster. Results are the same
 // bit for bit: Swift never contracts a multiply and an add into an FMA (the tuned binary holds no
 // FMA instruction), and every other operation is IEEE-exact either way (docs/performance.md).
-// Such a binary needs an AVX2 CPU; build on the machine that runs it. Debug builds (the tests)
-// are never tuned.
+// Such a binary needs an AVX2 CPU; build on the machine that runs it. Debug builds are never tuned.
 let cpuFlags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)).map { Set($0.split { " \t\n".contains($0) }) } ?? []
 let tuned: [SwiftSetting] = ["avx2", "bmi2", "fma"].allSatisfy { cpuFlags.contains(Substring($0)) }
     ? [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release))] : []
@@ -130,3 +129,10 @@ let package = Package(
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
+
+// scripts/test runs the Swift suites against the release build (the code users run, and the
+// binary the Python tests use, so one build serves every test). The test code itself needs no
+// optimisation, and compiles several times faster without it.
+for target in package.targets where target.type == .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+}

@@ -1,11 +1,12 @@
 """The release binary rates exactly as the debug binary.
 
 `scripts/main` rates with the release build, which `Package.swift` tunes for AVX2 when the CPU
-has it (docs/architecture.md, "The build"), and the rest of this suite runs it too; the Swift
-tests run the debug build. Both must play the same games: a rating of a turned board (Upside
-Down) and of bricks with multiball (Brick Road) by every agent gives the same difficulty.csv and
-episodes.csv, byte for byte, from either binary. `scripts/test` names the debug binary in
-$PEGGLE_DEBUG_BIN."""
+has it (docs/architecture.md, "The build"), and the rest of this suite runs it too. Both must play
+the same games: a rating of a turned board (Upside Down) and of bricks with multiball (Brick Road)
+by every agent gives the same difficulty.csv and episodes.csv, byte for byte, from either binary.
+`scripts/test` builds only the release configuration (the Swift suites' pinned values hold the
+builds together there); to compare two binaries directly, build the debug one too and name it:
+`swift build && PEGGLE_DEBUG_BIN=.build/debug/peggle pytest python/tests/test_release_build.py`."""
 import os
 import pathlib
 import subprocess
@@ -28,7 +29,7 @@ def rate_and_report(binary: str, out: pathlib.Path) -> dict[str, bytes]:
     return {name: (out / "reports" / name).read_bytes() for name in ("difficulty.csv", "episodes.csv")}
 
 
-@pytest.mark.skipif(not DEBUG, reason="PEGGLE_DEBUG_BIN is not set (scripts/test sets it to the debug build)")
+@pytest.mark.skipif(not DEBUG, reason="PEGGLE_DEBUG_BIN does not name a debug build of peggle")
 def test_release_build_rates_exactly_like_the_debug_build(peggle_bin, tmp_path):
     assert pathlib.Path(DEBUG).resolve() != pathlib.Path(peggle_bin).resolve(), "compare two different builds"
     (tmp_path / "debug").mkdir()
