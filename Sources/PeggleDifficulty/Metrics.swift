@@ -143,30 +143,33 @@ public struct SkillCurve: Sendable, Equatable {
     public var fit: SkillFit
     /// The fitted win rate with its 95% band at `bandSigmas` (empty unless asked for).
     public var band: [BandPoint]
+    /// The prior the fit started from.
+    public var prior: PriorKind
 
     /// Sigmas the band is drawn at: 0, then 12 per decade from `SkillModel.lowest` to `highest`.
     public static let bandSigmas: [Double] = [0] + (0...36).map { SkillModel.lowest * pow(10, Double($0) / 12) }
 
-    public init(agentLabel: String, points: [SkillPoint], fit: SkillFit, band: [BandPoint]) {
+    public init(agentLabel: String, points: [SkillPoint], fit: SkillFit, band: [BandPoint], prior: PriorKind = .flat) {
         self.agentLabel = agentLabel
         self.points = points
         self.fit = fit
         self.band = band
+        self.prior = prior
     }
 
     /// The curve of one agent label's statistics (any order; one per sigma): the posterior of the
-    /// skill model given every game, added by increasing sigma, so the result depends only on the
-    /// games and not on their order.
-    public init(agentLabel: String, stats: [AgentLevelStats], bands: Bool = false) {
+    /// skill model under `prior` given every game, added by increasing sigma, so the result
+    /// depends only on the games and not on their order.
+    public init(agentLabel: String, stats: [AgentLevelStats], bands: Bool = false, prior: FitPrior = .flat) {
         let sorted = stats.sorted { $0.sigma < $1.sigma }
-        var posterior = SkillPosterior()
+        var posterior = SkillPosterior(prior: prior.prior)
         for s in sorted { posterior.add(sigma: s.sigma, wins: s.wins, losses: s.episodes - s.wins) }
         let points = sorted.map { SkillPoint(sigma: $0.sigma, episodes: $0.episodes, wins: $0.wins, winRate: $0.winRate,
                                              winInterval: $0.winInterval) }
         let band = bands ? zip(Self.bandSigmas, posterior.band(sigmas: Self.bandSigmas)).map {
             BandPoint(sigma: $0, low: $1.low, middle: $1.middle, high: $1.high)
         } : []
-        self.init(agentLabel: agentLabel, points: points, fit: posterior.summary(), band: band)
+        self.init(agentLabel: agentLabel, points: points, fit: posterior.summary(), band: band, prior: prior.kind)
     }
 
     /// The skill curve's sigma50.

@@ -13,6 +13,29 @@ public enum PriorKind: String, Sendable, CaseIterable {
     case populationEstimate = "population+estimate"
 }
 
+/// The prior a report fits one level's skill games with (docs/metrics.md, "The prior a report
+/// fits with"): the prior the rating runs that stored them measured with, so the report gives the
+/// sigma50 `peggle rate` printed.
+public struct FitPrior: Sendable, Equatable {
+    public var kind: PriorKind
+    /// The level's x50 prior: given exactly when `kind` is `.populationEstimate`.
+    public var x50: X50Prior?
+    /// Why the games were not fitted with the prior they were measured with, if they were not.
+    public var warning: String?
+
+    public init(_ kind: PriorKind, x50: X50Prior? = nil, warning: String? = nil) {
+        precondition((kind == .populationEstimate) == (x50 != nil), "an x50 prior goes with population+estimate only")
+        self.kind = kind
+        self.x50 = x50
+        self.warning = warning
+    }
+
+    public static let flat = FitPrior(.flat)
+
+    /// The prior itself.
+    public var prior: SkillPrior { SkillPrior(kind, x50: x50) }
+}
+
 /// A normal prior on x50 = ln sigma50: the instant estimate's prediction and its spread.
 public struct X50Prior: Sendable, Equatable {
     public var mean: Double

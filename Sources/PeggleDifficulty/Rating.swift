@@ -122,14 +122,29 @@ public struct RatingOptions: Sendable, Equatable {
     /// Compute each skill curve's band (the posterior quantiles of the win rate along sigma) for
     /// the HTML chart: some milliseconds per level.
     public var bands: Bool
+    /// The prior each skill curve is fitted with, by level hash and agent label; `FitPrior.flat`
+    /// where none is given (`RecordedPriors` in PeggleRating reads them from the rating runs).
+    public var fitPriors: [FitPriorKey: FitPrior]
 
     public init(skillAgentKind: AgentKind = .greedy, skillAgentLabel: String? = nil, tierEdges: TierEdges = TierEdges(),
-                precision: Double = 1.25, bands: Bool = false) {
+                precision: Double = 1.25, bands: Bool = false, fitPriors: [FitPriorKey: FitPrior] = [:]) {
         self.skillAgentKind = skillAgentKind
         self.skillAgentLabel = skillAgentLabel
         self.tierEdges = tierEdges
         self.precision = precision
         self.bands = bands
+        self.fitPriors = fitPriors
+    }
+}
+
+/// A level (by content hash) and an agent (by label): what a fit prior is chosen for.
+public struct FitPriorKey: Hashable, Sendable {
+    public var levelHash: String
+    public var agentLabel: String
+
+    public init(levelHash: String, agentLabel: String) {
+        self.levelHash = levelHash
+        self.agentLabel = agentLabel
     }
 }
 
@@ -201,7 +216,10 @@ public enum DifficultyRater {
         var skill: SkillCurve?
         var tier = Tier.unrated, span: [Tier] = []
         if let label = skillLabel {
-            let curve = SkillCurve(agentLabel: label, stats: agents.filter { $0.agentLabel == label }, bands: options.bands)
+            let fitPrior = options.fitPriors[FitPriorKey(levelHash: hash, agentLabel: label)] ?? .flat
+            if let w = fitPrior.warning { warnings.append(w) }
+            let curve = SkillCurve(agentLabel: label, stats: agents.filter { $0.agentLabel == label }, bands: options.bands,
+                                   prior: fitPrior)
             skill = curve
             let fit = curve.fit
             if fit.sigma50 != .unknown {

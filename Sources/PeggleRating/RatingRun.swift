@@ -66,6 +66,8 @@ public final class RatingRun: @unchecked Sendable {
     let store: PeggleStore
     let config: RatingConfig
     let levels: [(name: String, prepared: PreparedLevel, id: Int64)]
+    /// Each level's x50 prior under the run's prior (nil unless it is population+estimate).
+    let x50Priors: [X50Prior?]
     let agentIDs: [Int64]
     let runID: Int64
     let threads: Int, commitBatch: Int
@@ -103,10 +105,11 @@ public final class RatingRun: @unchecked Sendable {
             registered.append((name, prepared, try store.level(LevelRecord(level: level, hash: prepared.hash))))
         }
         self.levels = registered
+        x50Priors = registered.map { Self.x50Prior($0.prepared, config.adaptive.prior) }
         var ids: [Int64] = []
         for agent in config.agents { ids.append(try store.agent(AgentRecord(agent: agent))) }
         agentIDs = ids
-        runID = try store.beginRun(command: command, configuration: Self.configurationJSON(config, levels: registered),
+        runID = try store.beginRun(command: command, configuration: Self.configurationJSON(config, levels: registered, x50Priors: x50Priors),
                                    engineVersion: PeggleGym.version, startedAt: startedAt)
     }
 
@@ -156,7 +159,7 @@ public final class RatingRun: @unchecked Sendable {
         for l in mine {
             for (a, agent) in agents.enumerated() where config.isMeasured(agent) {
                 measured.append((Key(level: l, agent: a), SkillMeasurement(settings: config.adaptive, firstSeed: config.firstSeed,
-                                                                           x50: Self.x50Prior(levels[l].prepared, config.adaptive.prior))))
+                                                                           x50: x50Priors[l])))
             }
         }
         let scheduler = GameScheduler(fixed: fixed, measured: measured, stored: stored, budget: config.adaptive.budget)
@@ -214,30 +217,10 @@ public final class RatingRun: @unchecked Sendable {
         return X50Prior(mean: model.predictLog(LevelFeatures(level)), sd: model.residualSD)
     }
 
-    /// The run's settings as the `run` row keeps them: JSON with sorted keys.
-    static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)]) -> String {
-        struct Level: Encodable { var file: String, hash: String }
-        struct Adaptive: Encodable {
-            var batch_size: Int, budget: Int, precision: Double, placement: String, prior: String, stop: String
-            /// The population prior's version, when the prior uses it.
-            var prior_version: String?
-        }
-        struct Configuration: Encodable {
-            var method: String, agents: [String], skill_kind: String, games: Int
-            var sigmas: [Double]?, adaptive: Adaptive?
-            var first_seed: UInt64, max_shots: Int, levels: [Level]
-        }
-        let value = Configuration(
-            method: c.method.rawValue, agents: c.agents.map(\.label), skill_kind: c.skillKind.rawValue, games: c.games,
-            sigmas: c.method == .grid ? c.sigmas : nil,
-            adaptive: c.method == .adaptive ? Adaptive(batch_size: c.adaptive.batchSize, budget: c.adaptive.budget,
-                                                       precision: c.adaptive.precision, placement: c.adaptive.placement.rawValue,
-                                                       prior: c.adaptive.prior.rawValue, stop: c.adaptive.stop.rawValue,
-                                                       prior_version: c.adaptive.prior == .flat ? nil : SkillPrior.populationVersion) : nil,
-            first_seed: c.firstSeed, max_shots: c.maxShots, levels: levels.map { Level(file: $0.name, hash: $0.prepared.hash) })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    /// The run's settings as the `run` row keeps them.
+    static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)],
+                                  x50Priors: [X50Prior?]) -> String {
+        RunConfiguration(c, levels: zip(levels, x50Priors).map { ($0.name, $0.prepared.hash, $1) }).json
     }
 }
 

@@ -39,7 +39,7 @@ public enum CSVReport {
     public static var difficultyHeader: [String] {
         ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty", "sigma50_relation", "sigma50_rad",
          "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
-         "skill_sigmas", "skill_games"]
+         "skill_sigmas", "skill_games", "skill_prior"]
             + difficultyKinds.flatMap { kind in agentColumns.map { kind.rawValue + "_" + $0 } }
             + ["warnings"]
     }
@@ -61,9 +61,9 @@ public enum CSVReport {
             }
             if let skill = r.skill {
                 row += [number(skill.fit.slope, 3), number(skill.fit.ceiling, 4), number(skill.fit.floor, 4), skill.agentLabel,
-                        String(skill.points.count), String(skill.fit.games)]
+                        String(skill.points.count), String(skill.fit.games), skill.prior.rawValue]
             } else {
-                row += ["", "", "", "", "0", "0"]
+                row += ["", "", "", "", "0", "0", ""]
             }
             for kind in difficultyKinds {
                 if let a = r.atBestAim(kind: kind) {

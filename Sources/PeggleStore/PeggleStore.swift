@@ -266,6 +266,23 @@ public final class PeggleStore: Sendable {
         }
     }
 
+    /// Which runs stored games of which level and agent: one entry per (level, agent, run) with a
+    /// game, by level id, agent id and run id. What `RecordedPriors` reads the fit priors from.
+    public func gameRuns() throws(StoreError) -> [GameRun] {
+        let sql = """
+            SELECT DISTINCT l.content_hash AS level_hash, a.label AS agent_label, a.kind AS agent_kind, e.run_id AS run_id
+            FROM episode e JOIN level l ON l.id = e.level_id JOIN agent a ON a.id = e.agent_id
+            ORDER BY e.level_id, e.agent_id, e.run_id
+            """
+        return try attempt(path) {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: sql).map {
+                    GameRun(levelHash: $0["level_hash"], agentLabel: $0["agent_label"], agentKind: $0["agent_kind"], runID: $0["run_id"])
+                }
+            }
+        }
+    }
+
     /// Every level, by id.
     public func levels() throws(StoreError) -> [LevelRecord] {
         try attempt(path) { try writer.read { db in try LevelRecord.order(Column("id")).fetchAll(db) } }

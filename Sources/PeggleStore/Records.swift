@@ -140,3 +140,12 @@ public struct StoreCounts: Equatable, Sendable {
         self.shots = shots
     }
 }
+
+/// A run that stored games of a level and agent (`PeggleStore.gameRuns`).
+public struct GameRun: Sendable, Equatable {
+    public var levelHash: String
+    public var agentLabel: String
+    /// The agent's kind as stored (`AgentKind`'s raw value).
+    public var agentKind: String
+    public var runID: Int64
+}

@@ -3,6 +3,7 @@ import Foundation
 import PeggleDifficulty
 import PeggleGame
 import PeggleLevel
+import PeggleRating
 import PeggleReports
 import PeggleStore
 
@@ -10,6 +11,8 @@ import PeggleStore
 enum ReportFormat: String, CaseIterable, ListElement {
     case csv, html
 }
+
+extension ReportPrior: ExpressibleByArgument {}
 
 /// `peggle report`: difficulty tables and the HTML report from a rating database.
 struct Report: ParsableCommand {
@@ -35,6 +38,9 @@ struct Report: ParsableCommand {
     @Option(help: "Levels with at least this many human games enter the comparison of human win rates with sigma50.")
     var minHumanGames = 5
 
+    @Option(help: "The prior each skill curve is fitted with: recorded (the one the rating runs measured with, so sigma50 is what `peggle rate` printed), flat, population, population+estimate.")
+    var prior = ReportPrior.recorded
+
     func run() throws {
         let refusal = "'\(format.text)' is not a list of " + ReportFormat.allCases.map(\.rawValue).joined(separator: " and ")
         let formats = Set(try format.values("--format", skippingEmpty: true) { _, _, _ in refusal })
@@ -47,16 +53,18 @@ struct Report: ParsableCommand {
         let games: [PlayedGame]
         let stored: [LevelRecord]
         let agents: [AgentRecord]
+        let fitPriors: [FitPriorKey: FitPrior]
         do {
             store = try PeggleStore(readingOnly: db)  // reporting writes nothing, not even -wal or -shm
             games = try store.games()
             stored = try store.levels()
             agents = try store.agents()
+            fitPriors = try RecordedPriors.fitPriors(store, choice: prior)
         } catch { throw UserError("\(error)") }
         guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
 
-        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html)))
+        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html), fitPriors: fitPriors))
         var levels: [String: Level] = [:]
         for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
         let pegs = try Self.pegRates(ratings, store: store, levels: stored, agents: agents, decoded: levels)

@@ -2,6 +2,8 @@ import Foundation
 import PeggleDifficulty
 import PeggleGame
 import PeggleStore
+import PeggleTestSupport
+import PeggleUtilities
 import Testing
 
 /// `peggle rate`: resumable, never duplicating, refusing bad input without damage.
@@ -192,6 +194,43 @@ struct RateCommandTests {
         let configuration = try PeggleStore(path: one.path).runs().first?.configuration ?? ""
         #expect(configuration.contains("\"prior\":\"population+estimate\",\"prior_version\":\"\(SkillPrior.populationVersion)\""))
         #expect(configuration.contains("\"stop\":\"tier\""))
+
+        // The report fits each level's games from the prior the run measured with, so it gives the
+        // sigma50 `rate` printed; fitted flat, the same games say something else.
+        let recorded = try Self.report(one, dir.appendingPathComponent("recorded"))
+        let flat = try Self.report(one, dir.appendingPathComponent("flat"), ["--prior", "flat"])
+        #expect(recorded.keys.sorted() == ["First Steps", "Zombie Night"])
+        let printed = a.stdout + a.stderr
+        for (level, file) in [("First Steps", "first-steps"), ("Zombie Night", "zombie-night")] {
+            let row = try #require(recorded[level]), flatRow = try #require(flat[level])
+            #expect(row["skill_prior"] == "population+estimate" && flatRow["skill_prior"] == "flat")
+            #expect(printed.contains("Levels/\(file).json: sigma50 \(Self.sigma50Text(row)) rad after \(row["skill_games"]!) games"),
+                    "\(level): \(Self.sigma50Text(row)) not in \(printed)")
+            #expect(row["sigma50_rad"] != flatRow["sigma50_rad"] || row["sigma50_low"] != flatRow["sigma50_low"])
+        }
+    }
+
+    /// `peggle report --format csv` of `db` into `out`: difficulty.csv's rows by level name.
+    static func report(_ db: URL, _ out: URL, _ extra: [String] = []) throws -> [String: [String: String]] {
+        let r = try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"] + extra)
+        try #require(r.status == 0, "\(r.stderr)")
+        let csv = try String(contentsOf: out.appendingPathComponent("difficulty.csv"), encoding: .utf8)
+        let lines = try #require(readCSV(csv), "difficulty.csv is not RFC 4180")
+        let header = lines[0]
+        var byLevel: [String: [String: String]] = [:]
+        for row in lines.dropFirst() { byLevel[row[1]] = Dictionary(uniqueKeysWithValues: zip(header, row)) }
+        return byLevel
+    }
+
+    /// sigma50 of a difficulty.csv row as `rate` prints it (SVGCharts.sigma50Text, 4 decimals).
+    static func sigma50Text(_ row: [String: String]) -> String {
+        func f(_ key: String) -> String { DecimalText.significant(Double(row[key]!)!, digits: 2, maxDecimals: 6) }
+        switch row["sigma50_relation"] {
+        case "=": return "\(f("sigma50_rad")) (\(f("sigma50_low"))\u{2013}\(f("sigma50_high")))"
+        case "<": return "< " + f("sigma50_rad")
+        case ">": return "> " + f("sigma50_rad")
+        default: return "unknown"
+        }
     }
 
     /// Whether the tier from an interval ("hard", or "hard to medium") reaches `tier`.
@@ -213,13 +252,7 @@ struct RateCommandTests {
             let r = try CLI.run(["rate"] + levels + ["--agents", "greedy", "--candidates", "12", "--refine", "1x4",
                                                      "--samples", "4", "--budget", "40", "--seed", seed, "--db", db.path])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(try CLI.run(["report", "--db", db.path, "--out", out.path, "--format", "csv"]).status == 0)
-            let csv = try String(contentsOf: out.appendingPathComponent("difficulty.csv"), encoding: .utf8)
-            let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-            let header = lines[0]
-            var byLevel: [String: [String: String]] = [:]
-            for row in lines.dropFirst() { byLevel[row[1]] = Dictionary(uniqueKeysWithValues: zip(header, row)) }
-            reports.append(byLevel)
+            reports.append(try Self.report(db, out))
         }
         #expect(reports[0].keys.sorted() == ["First Steps", "Gauntlet", "Last Stand"])
         for level in reports[0].keys {

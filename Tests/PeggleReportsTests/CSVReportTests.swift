@@ -4,47 +4,6 @@ import PeggleGame
 import PeggleTestSupport
 import Testing
 
-/// A strict RFC 4180 reader: records end in CRLF, fields are separated by commas, a quoted field
-/// may hold commas, CR, LF and doubled quotes. Returns nil on anything else (a bare CR or LF
-/// outside quotes, a quote inside an unquoted field, text after a closing quote, a missing final CRLF).
-func readCSV(_ text: String) -> [[String]]? {
-    var records: [[String]] = []
-    var record: [String] = []
-    var field = ""
-    var quoted = false       // inside a quoted field
-    var wasQuoted = false    // the current field was quoted (and has been closed)
-    var scalars = Array(text.unicodeScalars)[...]
-    while let u = scalars.popFirst() {
-        if quoted {
-            if u == "\"" {
-                if scalars.first == "\"" { scalars.removeFirst(); field.unicodeScalars.append("\"") } else { quoted = false }
-            } else {
-                field.unicodeScalars.append(u)
-            }
-            continue
-        }
-        switch u {
-        case "\"":
-            guard field.isEmpty && !wasQuoted else { return nil }
-            quoted = true
-            wasQuoted = true
-        case ",":
-            record.append(field); field = ""; wasQuoted = false
-        case "\r":
-            guard scalars.popFirst() == "\n" else { return nil }
-            record.append(field); field = ""; wasQuoted = false
-            records.append(record); record = []
-        case "\n":
-            return nil
-        default:
-            guard !wasQuoted else { return nil }
-            field.unicodeScalars.append(u)
-        }
-    }
-    guard !quoted && field.isEmpty && record.isEmpty else { return nil }
-    return records
-}
-
 @Test func theTestReaderIsStrict() {
     #expect(readCSV("a,b\r\n") == [["a", "b"]])
     #expect(readCSV("\"a,\"\"b\"\"\r\nc\",\r\n") == [["a,\"b\"\r\nc", ""]])
@@ -115,13 +74,13 @@ func awkwardOutcomes() -> [PlayedGame] {
     let rows = try #require(readCSV(csv), "not RFC 4180")
     let header = rows[0]
     #expect(header == CSVReport.difficultyHeader)
-    #expect(header.count == 17 + 3 * 10 + 1)
-    #expect(Array(header.prefix(17)) == ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty",
+    #expect(header.count == 18 + 3 * 10 + 1)
+    #expect(Array(header.prefix(18)) == ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty",
                                          "sigma50_relation", "sigma50_rad", "sigma50_low", "sigma50_high",
                                          "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
-                                         "skill_sigmas", "skill_games"])
-    #expect(header[17] == "random_agent" && header[18] == "random_games" && header[27] == "greedy_agent"
-            && header[37] == "linear_agent")
+                                         "skill_sigmas", "skill_games", "skill_prior"])
+    #expect(header[18] == "random_agent" && header[19] == "random_games" && header[28] == "greedy_agent"
+            && header[38] == "linear_agent")
     #expect(header.last == "warnings")
     #expect(rows.count == ratings.count + 1)
     /// The value of column `name` in `row`; nil when there is no such column.
@@ -141,6 +100,7 @@ func awkwardOutcomes() -> [PlayedGame] {
             #expect(close(v(row, "floor").flatMap(Double.init), skill.fit.floor, 5e-5))
             #expect(v(row, "skill_games") == String(skill.fit.games))
             #expect(v(row, "skill_sigmas") == String(skill.points.count))
+            #expect(v(row, "skill_prior") == "flat")
             if case let .value(s, low, high) = r.sigma50 {
                 #expect(v(row, "sigma50_relation") == "=")
                 #expect(close(v(row, "sigma50_rad").flatMap(Double.init), s, 5e-7))
@@ -162,7 +122,7 @@ func awkwardOutcomes() -> [PlayedGame] {
     let unknown = try #require(rows.first { $0[1] == "Only random" })
     #expect(v(unknown, "tier") == "unrated" && v(unknown, "rank") == "")
     #expect(v(unknown, "sigma50_relation") == "" && v(unknown, "sigma50_rad") == "")
-    #expect(v(unknown, "skill_games") == "0")
+    #expect(v(unknown, "skill_games") == "0" && v(unknown, "skill_prior") == "")
     #expect(v(unknown, "random_win_rate") == "0.25" && v(unknown, "random_games") == "20")
 }
 
