@@ -16,11 +16,12 @@ public enum ReportPrior: String, Sendable, CaseIterable {
 
 /// Reads from a rating database the prior each (level, agent) skill curve is fitted with.
 public enum RecordedPriors {
-    /// The fit priors of every (level, agent) with games in `store`, under `choice`; a level the
-    /// store holds but that does not decode is fitted flat. Flat entries are left out (flat is what
-    /// `RatingOptions` assumes).
-    public static func fitPriors(_ store: PeggleStore, choice: ReportPrior = .recorded) throws(StoreError) -> [FitPriorKey: FitPrior] {
-        let gameRuns = try store.gameRuns()
+    /// The fit priors of every (level, agent) with games in `store` (of the levels with a content
+    /// hash in `levels`, when given), under `choice`; a level the store holds but that does not
+    /// decode is fitted flat. Flat entries are left out (flat is what `RatingOptions` assumes).
+    public static func fitPriors(_ store: PeggleStore, choice: ReportPrior = .recorded,
+                                 levels: Set<String>? = nil) throws(StoreError) -> [FitPriorKey: FitPrior] {
+        let gameRuns = try store.gameRuns().filter { levels?.contains($0.levelHash) ?? true }
         var estimates: [String: X50Prior?] = [:]
         var levelJSON: [String: String] = [:]
         for r in try store.levels() { levelJSON[r.contentHash] = r.json }

@@ -9,7 +9,7 @@ import PeggleStore
 import PeggleUtilities
 
 /// "Rate" in the studio: the adaptive rater of `peggle rate` (the random and greedy agents at
-/// their defaults) on the open level, into a database in memory, then the report's numbers and
+/// their defaults) on the open level, into the studio's database (`--db`) or one in memory, then the report's numbers and
 /// skill-curve chart, and the greedy agent's first shot at sigma 0 as an overlay. The linear
 /// agent is left out: it needs a weights file, and its win rate is context, not the rating.
 public enum StudioRating {
@@ -108,26 +108,45 @@ public enum StudioRating {
     }
 
     /// Rates `level` (already validated) and reports progress through `events`; returns the result.
+    /// With `database` (`peggle studio --db`) the games go there, as `peggle rate` would store
+    /// them: a rating is kept, and rating the same level again with the same seed replays its
+    /// stored games instead of playing them. Without one, into a database in memory.
     public static func rate(_ level: Level, budget: Int, seed: UInt64, threads: Int, rules: Rules = Rules(),
-                            events: @escaping @Sendable (Event) -> Void) throws(StudioError) -> Result {
+                            database: PeggleStore? = nil, events: @escaping @Sendable (Event) -> Void) throws(StudioError) -> Result {
         let greedy = GreedyAgent(threads: 1)
         let config = RatingConfig(agents: [RandomAgent(), greedy], adaptive: AdaptiveSettings(budget: budget),
                                   firstSeed: seed, rules: rules)
         let summary: RatingRun.Summary
-        let games: [PlayedGame]
+        var games: [PlayedGame] = []
         let store: PeggleStore
+        let fitPriors: [FitPriorKey: FitPrior]
+        let hash: String
         do {
-            store = try PeggleStore()
+            store = try database ?? PeggleStore()
             let run = try RatingRun(store: store, levels: [(level.name, level)], config: config, command: "studio rate",
                                     threads: threads) { event in
                 if case let .progress(played, atMost, _) = event { events(.progress(played: played, atMost: atMost)) }
             }
             summary = try run.run()
-            games = try store.games()
+            if let claim = summary.leftToOtherRuns.first?.claim {
+                throw StudioError.conflict("a peggle rate (process \(claim.pid) on \(claim.host)) is rating this level in the "
+                    + "database now; rate again when it has finished")
+            }
+            hash = try PreparedLevel(level, rules: rules).hash
+            // This level's games of the run's agents only: a database may hold many levels and people's games.
+            let levelID = try store.levels().first { $0.contentHash == hash }?.id
+            for agent in try store.agents() where config.agents.contains(where: { $0.label == agent.label }) {
+                if let levelID, let agentID = agent.id { games += try store.games(levelID: levelID, agentID: agentID) }
+            }
+            // Games `peggle rate` stored with another prior are read as the report reads them.
+            fitPriors = try RecordedPriors.fitPriors(store, levels: [hash])
+        } catch let error as StudioError {
+            throw error
         } catch {
             throw StudioError(500, "the rating failed: \(error)")
         }
-        guard let rating = DifficultyRater.rate(games, options: RatingOptions(bands: true)).first, let curve = rating.skill else {
+        guard let rating = DifficultyRater.rate(games, options: RatingOptions(bands: true, fitPriors: fitPriors)).first,
+              let curve = rating.skill else {
             throw StudioError(500, "the rating produced no skill curve")
         }
         var result = Result(
@@ -153,7 +172,7 @@ public enum StudioRating {
         do {
             let prepared = try PreparedLevel(level, rules: rules)
             var games: [PlayedGame] = []
-            if let label = rating.skill?.agentLabel, let levelID = try store.levels().first?.id,
+            if let label = rating.skill?.agentLabel, let levelID = try store.levels().first(where: { $0.contentHash == prepared.hash })?.id,
                let agentID = try store.agents().first(where: { $0.label == label })?.id {
                 games = try store.games(levelID: levelID, agentID: agentID, withShots: true)
             }

@@ -155,7 +155,7 @@ public enum StudioServer {
             }
             do throws(StudioError) {
                 let result = try StudioRating.rate(level, budget: budget, seed: r.seed ?? 0, threads: threads,
-                                                   rules: api.rules, events: send)
+                                                   rules: api.rules, database: api.store, events: send)
                 send(.result(result))
             } catch {
                 send(.error(error.message))

@@ -12,7 +12,8 @@ struct Studio: ParsableCommand {
         discussion: "Prints the URL to open. Levels are read from and saved to --levels (created if missing); "
             + "read-only levels there (the bundled ones) open read-only and save as a copy, as `level edit` does. "
             + "With --db, every game a person finishes in Play is stored there (agent kind human, with the name typed "
-            + "on the page); `peggle report --db` then shows human games beside sigma50. "
+            + "on the page), and so is every Rate (as `peggle rate` stores its games); `peggle report --db` then shows "
+            + "the ratings, and human games beside sigma50. "
             + "Nothing else is written except by Save. Stop with Ctrl-C.")
 
     @Option(help: "The folder of levels to open and save.")

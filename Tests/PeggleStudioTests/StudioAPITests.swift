@@ -346,7 +346,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
     }
 }
 
-@Suite struct StudioRateTests {
+@Suite(.serialized) struct StudioRateTests {
     @Test func rateStreamsProgressThenTheRatersResult() async throws {
         let folder = try StudioFolder()
         let text = LevelCodec.encode(StudioFolder.mine)
