@@ -16,7 +16,8 @@ public enum StopRule: String, Sendable, CaseIterable {
     case precision
     /// Also when the precision is out of reach within the budget (`SkillMeasurement.isOutOfReach`).
     case reachable
-    /// Also when the posterior puts `SkillMeasurement.tierProbability` (0.95) of sigma50 in one tier.
+    /// Also when the 95% interval of sigma50 lies in one tier: the tier the report prints then has
+    /// no "to" (and the posterior puts at least 0.95 of sigma50 in that tier).
     case tier
 }
 
@@ -133,14 +134,13 @@ public struct SkillMeasurement: Sendable, Equatable {
             stop = .budget
         } else if settings.stop == .reachable, Self.isOutOfReach(posterior, fit, games: played.count, settings: settings) {
             stop = .outOfReach
-        } else if settings.stop == .tier, posterior.tierMass(settings.tierEdges).max()! >= Self.tierProbability {
+        } else if settings.stop == .tier, settings.tierEdges.tiers(low: fit.low, high: fit.high).count == 1 {
+            // The report's rule for a decided tier (`LevelRating.tierSpan`), so a level stopped
+            // here never reads "hard to medium" in the report.
             stop = .tierDecided
         }
         planned = plan()
     }
-
-    /// The posterior probability of one tier at which `StopRule.tier` stops.
-    public static let tierProbability = 0.95
 
     /// The posterior probability with which `StopRule.reachable` judges the precision out of reach.
     public static let reachProbability = 0.95

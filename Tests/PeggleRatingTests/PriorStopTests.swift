@@ -25,12 +25,23 @@ import Testing
         #expect(m.stop == .precise)
     }
 
-    @Test func theTierStopEndsWhenOneTierHoldsNinetyFivePercent() {
+    /// The tier stop ends a level at the first batch whose 95% interval lies in one tier: the
+    /// report then prints that one tier.
+    @Test func theTierStopEndsWhenTheIntervalLiesInOneTier() {
         let level = SyntheticLevel(sigma50: 0.15, slope: 2, ceiling: 0.99, floor: 0.02)
         let m = SkillMeasurement.run(settings: AdaptiveSettings(stop: .tier), firstSeed: 0) { level.play($0, rating: 2) }
         #expect(m.stop == .tierDecided)
         #expect(m.played.count == 16)
+        let fit = m.posterior.summary()
+        #expect(TierEdges().tiers(low: fit.low, high: fit.high) == [.easy])
         #expect(m.posterior.tierMass(TierEdges())[3] >= 0.95)
+        // One batch earlier the interval still reached another tier.
+        let before = SkillMeasurement.run(settings: AdaptiveSettings(budget: m.played.count - 8, stop: .tier), firstSeed: 0) {
+            level.play($0, rating: 2)
+        }
+        #expect(before.stop == .budget)
+        let earlier = before.posterior.summary()
+        #expect(TierEdges().tiers(low: earlier.low, high: earlier.high).count > 1)
     }
 
     @Test(arguments: [PriorKind.population, .populationEstimate])
