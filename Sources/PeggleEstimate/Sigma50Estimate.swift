@@ -4,9 +4,10 @@ import PeggleGame
 import PeggleLevel
 
 /// A fitted model of ln sigma50 from `LevelFeatures`: a linear function of the standardised
-/// features, and the spread of its errors on levels it was not fitted on, which gives the
-/// predictive interval. `scripts/fit-estimate` fits it on a rated corpus and writes this file;
-/// docs/metrics.md says how and what it scored.
+/// features plus, optionally, a Gaussian-kernel correction from the levels it was fitted on
+/// (kernel ridge regression), and the spread of its errors on levels it was not fitted on, which
+/// gives the predictive interval. `scripts/fit-estimate` fits it on a rated corpus and writes this
+/// file; docs/metrics.md says how and what it scored.
 public struct EstimateModel: Codable, Sendable, Equatable {
     /// The file format; a reader refuses any other.
     public var format: Int
@@ -22,11 +23,36 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var residualSD: Double
     /// Where the fit came from (corpus, levels, ratings' command), for people.
     public var fittedOn: String
+    /// The kernel part; nil: the model is linear.
+    public var kernel: Kernel?
 
-    public static let currentFormat = 1
+    /// Adds sum_i alpha_i exp(-|z - rows_i|^2 / (2 lengthScale^2 d)) to the prediction, where z is
+    /// the level's standardised features and d their count: near a fitted level, the prediction
+    /// leans toward that level's rating.
+    public struct Kernel: Codable, Sendable, Equatable {
+        public var lengthScale: Double
+        /// One weight per fitted level.
+        public var alpha: [Double]
+        /// The fitted levels' standardised features, one row of `features.count` values each.
+        public var rows: [[Double]]
+
+        public init(lengthScale: Double, alpha: [Double], rows: [[Double]]) {
+            self.lengthScale = lengthScale
+            self.alpha = alpha
+            self.rows = rows
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case alpha, rows
+            case lengthScale = "length_scale"
+        }
+    }
+
+    /// Format 2 added `kernel`; a format-1 reader would silently ignore it, so the number changed.
+    public static let currentFormat = 2
 
     enum CodingKeys: String, CodingKey {
-        case format, features, mean, scale, weights, intercept
+        case format, features, mean, scale, weights, intercept, kernel
         case featuresVersion = "features_version", residualSD = "residual_sd", fittedOn = "fitted_on"
     }
 
@@ -48,13 +74,28 @@ public struct EstimateModel: Codable, Sendable, Equatable {
         guard m.scale.allSatisfy({ $0 > 0 && $0.isFinite }), m.residualSD > 0, m.residualSD.isFinite else {
             throw EstimateModelError("scale and residual_sd: must be positive and finite")
         }
+        if let k = m.kernel {
+            guard k.lengthScale > 0, k.lengthScale.isFinite, k.alpha.count == k.rows.count,
+                  k.rows.allSatisfy({ $0.count == n }) else {
+                throw EstimateModelError("kernel: needs a positive length_scale and one alpha per row of \(n) values")
+            }
+        }
         return m
     }
 
     /// ln sigma50 predicted for `features`.
     public func predictLog(_ features: LevelFeatures) -> Double {
+        let z = features.values.indices.map { (features.values[$0] - mean[$0]) / scale[$0] }
         var y = intercept
-        for k in features.values.indices { y += weights[k] * (features.values[k] - mean[k]) / scale[k] }
+        for k in z.indices { y += weights[k] * z[k] }
+        if let kernel {
+            let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(z.count)
+            for (row, a) in zip(kernel.rows, kernel.alpha) {
+                var d2 = 0.0
+                for k in z.indices { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
+                y += a * exp(-d2 / width)
+            }
+        }
         return y
     }
 }

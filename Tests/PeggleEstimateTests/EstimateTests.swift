@@ -36,6 +36,29 @@ struct EstimateTests {
         #expect(clearing > 0 && clearing < LevelFeatures.aims)
         #expect(f["aims_clearing_orange"] == Double(clearing) / Double(LevelFeatures.aims))
         #expect(f["shot_orange_share_max"] == 1)
+        // One orange: its window is the aims that clear it, and nothing is out of reach.
+        #expect(f["orange_unreached_share"] == 0)
+        #expect(f["orange_window_ln_mean"] == log(1 + Double(clearing)))
+        #expect(f["orange_window_ln_min"] == log(Double(clearing)))
+    }
+
+    /// The noise-tolerance features of the same fan: averaging over wider aim noise can only lose
+    /// the knife-edge, so the best noisy value falls as the width grows and stays below the best
+    /// single shot; the fine look around a best aim that clears the peg stays above a third.
+    /// The best first shot wins (one orange), so the second shot counts as a win.
+    @Test func noiseToleranceFallsWithTheNoiseAndAWonFirstShotCountsAsTwo() throws {
+        let p = try Self.prepared([peg(1, .orange, 400, 300)])
+        let f = Dictionary(uniqueKeysWithValues: zip(LevelFeatures.names, LevelFeatures(p).values))
+        let noisy = LevelFeatures.noiseWidths.map { f["noisy_best_value_\(Int(($0 * 1000).rounded()))mrad"]! }
+        #expect(noisy.count == 3 && noisy[0] <= 1 && zip(noisy, noisy.dropFirst()).allSatisfy { $0 > $1 })
+        #expect(noisy[2] > 0)
+        for o in LevelFeatures.fineOffsets {
+            let v = f["fine_best_value_\(Int((o * 1000).rounded()))mrad"]!
+            #expect(v >= 1.0 / 3 && v <= 1)
+        }
+        #expect(f["second_shot_value_max"] == 1 && f["second_shot_value_mean"] == 1)
+        #expect(f["two_shots_orange_share"] == 1)
+        #expect(f["ln_orange_per_ball"] == log(1.0 / 10))
     }
 
     static func model(intercept: Double, weight: Double = 0, feature: String = "orange_count",
@@ -43,7 +66,7 @@ struct EstimateTests {
         let n = LevelFeatures.names.count
         var w = [Double](repeating: 0, count: n)
         w[LevelFeatures.names.firstIndex(of: feature)!] = weight
-        return EstimateModel(format: 1, featuresVersion: LevelFeatures.version, features: LevelFeatures.names,
+        return EstimateModel(format: EstimateModel.currentFormat, featuresVersion: LevelFeatures.version, features: LevelFeatures.names,
                              mean: .init(repeating: 0, count: n), scale: .init(repeating: 1, count: n), weights: w,
                              intercept: intercept, residualSD: residualSD, fittedOn: "test")
     }
@@ -60,12 +83,38 @@ struct EstimateTests {
         #expect(wide.high == SkillModel.highest && wide.low == SkillModel.lowest)
     }
 
+    /// The kernel part adds alpha exp(-|z - row|^2 / (2 l^2 d)) per fitted row: a row equal to the
+    /// level's standardised features adds its whole alpha; a row one unit away in one feature adds
+    /// alpha exp(-1 / (2 l^2 d)).
+    @Test func theKernelPartAddsEachFittedRowByItsDistance() throws {
+        let p = try Self.prepared([peg(1, .orange, 400, 300), peg(2, .orange, 300, 350)])
+        let features = LevelFeatures(p), d = Double(features.values.count)
+        var m = Self.model(intercept: -3)
+        var far = features.values
+        far[0] += 1
+        m.kernel = .init(lengthScale: 2, alpha: [0.5, -0.25], rows: [features.values, far])
+        #expect(abs(m.predictLog(features) - (-3 + 0.5 - 0.25 * exp(-1 / (2 * 4 * d)))) < 1e-12)
+        var bad = m
+        bad.kernel!.rows[1].removeLast()
+        #expect(throws: EstimateModelError("kernel: needs a positive length_scale and one alpha per row of \(Int(d)) values")) {
+            try EstimateModel.decode(try JSONEncoder().encode(bad))
+        }
+        #expect(try EstimateModel.decode(try JSONEncoder().encode(m)) == m)
+    }
+
     @Test func aModelOfOtherFeaturesIsRefusedNamingTheField() throws {
         var m = Self.model(intercept: -3)
         m.features[0] = "something_else"
         let data = try JSONEncoder().encode(m)
-        #expect(throws: EstimateModelError("features: fitted on features version 1 (37 features); this build computes "
-            + "version 1 (37): refit with scripts/fit-estimate")) { try EstimateModel.decode(data) }
+        #expect(throws: EstimateModelError("features: fitted on features version 2 (49 features); this build computes "
+            + "version 2 (49): refit with scripts/fit-estimate")) { try EstimateModel.decode(data) }
+        var old = Self.model(intercept: -3)
+        old.featuresVersion = 1
+        #expect(throws: EstimateModelError("features: fitted on features version 1 (49 features); this build computes "
+            + "version 2 (49): refit with scripts/fit-estimate")) { try EstimateModel.decode(try JSONEncoder().encode(old)) }
+        var linear = Self.model(intercept: -3)
+        linear.format = 1
+        #expect(throws: EstimateModelError("format: 1 is not 2")) { try EstimateModel.decode(try JSONEncoder().encode(linear)) }
         var bad = Self.model(intercept: -3)
         bad.residualSD = 0
         #expect(throws: EstimateModelError("scale and residual_sd: must be positive and finite")) {
@@ -77,5 +126,14 @@ struct EstimateTests {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
+        #expect(m.kernel?.rows.count == 400)
+    }
+
+    /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
+    /// moves it (docs/metrics.md has the rated value beside it).
+    @Test func theBuiltInEstimateOfSpiralIsPinned() throws {
+        let level = try LevelCodec.decode(Repository.data("Levels/spiral.json"))
+        let e = Sigma50Estimate(try PreparedLevel(level), model: .builtIn)
+        #expect(e.sigma50 == 0.0024075573927763894 && e.tier == .veryHard)
     }
 }
