@@ -21,14 +21,19 @@ public enum RecordedPriors {
     /// decode is fitted flat. Flat entries are left out (flat is what `RatingOptions` assumes).
     public static func fitPriors(_ store: PeggleStore, choice: ReportPrior = .recorded,
                                  levels: Set<String>? = nil) throws(StoreError) -> [FitPriorKey: FitPrior] {
+        if choice == .flat { return [:] }
         let gameRuns = try store.gameRuns().filter { levels?.contains($0.levelHash) ?? true }
         var estimates: [String: X50Prior?] = [:]
-        var levelJSON: [String: String] = [:]
-        for r in try store.levels() { levelJSON[r.contentHash] = r.json }
+        // Level files are read only when an estimate is needed (most databases never need one).
+        var levelJSON: [String: String]?
+        let stored = { () throws(StoreError) -> [String: String] in
+            Dictionary(try store.levels().map { ($0.contentHash, $0.json) }, uniquingKeysWith: { a, _ in a })
+        }
         // The built-in estimate's x50 prior of a stored level, computed once per level.
         func estimate(_ hash: String) -> X50Prior? {
             if let known = estimates[hash] { return known }
-            let prior = levelJSON[hash].flatMap { try? LevelCodec.decode(Data($0.utf8)) }
+            if levelJSON == nil { levelJSON = (try? stored()) ?? [:] }
+            let prior = levelJSON?[hash].flatMap { try? LevelCodec.decode(Data($0.utf8)) }
                 .flatMap { try? PreparedLevel($0) }
                 .flatMap { RatingRun.x50Prior($0, .populationEstimate) }
             estimates[hash] = prior
@@ -37,7 +42,7 @@ public enum RecordedPriors {
         var out: [FitPriorKey: FitPrior] = [:]
         switch choice {
         case .flat:
-            return [:]
+            break
         case .population:
             for g in gameRuns { out[FitPriorKey(levelHash: g.levelHash, agentLabel: g.agentLabel)] = FitPrior(.population) }
         case .populationEstimate:
@@ -61,7 +66,8 @@ public enum RecordedPriors {
                 for g in runs {
                     guard let c = configurations[g.runID], let adaptive = c.adaptive, c.skillKind == g.agentKind else { continue }
                     let p = recorded(adaptive, level: c.levels.first { $0.hash == key.levelHash }, estimate: { estimate(key.levelHash) })
-                    if !measured.contains(p) { measured.append(p) }
+                    // Two runs with the same prior are one, whatever either run's warning says.
+                    if !measured.contains(where: { $0.kind == p.kind && $0.x50 == p.x50 }) { measured.append(p) }
                 }
                 if measured.count > 1 {
                     out[key] = FitPrior(.flat, warning: "the skill games were measured by runs with different priors ("
