@@ -92,12 +92,25 @@ extension SkillPrior {
     /// `populationShapeWeights`' order: draws a level's curve from the fitted population
     /// (`peggle bench calibration --population`).
     public static func populationShape(at u: Double) -> (slope: Double, ceiling: Double, floor: Double) {
-        let m = SkillModel.self
+        SkillModel.shape(populationShapeIndex(at: u))
+    }
+
+    /// The index (`SkillModel.shape(_:)`) of the shape at cumulative probability `u` of the population prior.
+    public static func populationShapeIndex(at u: Double) -> Int {
         var k = 0, total = populationShapeWeights[0]
         while total <= u, k + 1 < populationShapeWeights.count {
             k += 1
             total += populationShapeWeights[k]
         }
-        return (exp(m.shapeLogSlope[k]), m.shapeCeiling[k], m.shapeFloor[k])
+        return k
+    }
+
+    /// A prior that knows the level's shape: all its weight on shape `shape` (`SkillModel.shape(_:)`),
+    /// x50 as `x50` says (uniform when nil). No rating uses it: simulations ask with it what a
+    /// rater that knew each level's slope, ceiling and floor could do (`peggle bench calibration
+    /// --knowledge`, docs/metrics.md "What limits the games a level needs").
+    public static func knownShape(_ shape: Int, x50: X50Prior? = nil) -> SkillPrior {
+        precondition((0..<SkillModel.shapeCount).contains(shape))
+        return SkillPrior(shapeLogWeights: (0..<SkillModel.shapeCount).map { $0 == shape ? 0 : -.infinity }, x50: x50)
     }
 }

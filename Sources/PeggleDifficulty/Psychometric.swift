@@ -95,6 +95,27 @@ public enum SkillModel {
         return best
     }
 
+    /// Slope, ceiling and floor of shape `k` (`0..<shapeCount`, slope-major, then ceiling, then floor).
+    public static func shape(_ k: Int) -> (slope: Double, ceiling: Double, floor: Double) {
+        (exp(shapeLogSlope[k]), shapeCeiling[k], shapeFloor[k])
+    }
+
+    /// The trial sigma at which one game tells most about x50 (the Fisher information
+    /// (dP/dx50)^2 / (P (1 - P))) when the level's curve is shape `k` with sigma50 `sigma50`:
+    /// where a rater that knew the curve would play every game.
+    public static func mostInformativeSigma(sigma50: Double, shape k: Int) -> Double {
+        let (b, c, f) = shape(k)
+        let offset = offsets[k % (ceilings.count * floors.count)]
+        var best = (sigma: trialSigmas[0], information: -1.0)
+        for s in trialSigmas {
+            let core = 1 / (1 + exp(b * (log(s) - log(sigma50)) + offset))
+            let p = min(max(f + (c - f) * core, clamp), 1 - clamp), dp = (c - f) * b * core * (1 - core)
+            let information = dp * dp / (p * (1 - p))
+            if information > best.information { best = (s, information) }
+        }
+        return best.sigma
+    }
+
     /// L = ln((1 - q) / q) of each (ceiling, floor) pair, ceiling-major.
     static let offsets: [Double] = ceilings.flatMap { c in
         floors.map { f in

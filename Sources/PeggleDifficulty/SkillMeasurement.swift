@@ -92,17 +92,27 @@ public struct SkillMeasurement: Sendable, Equatable {
     /// The batch `nextBatch()` returns, chosen once when the last batch was recorded (a
     /// placement can cost more than a game's bookkeeping; the scheduler asks under its lock).
     private var planned: [Trial] = []
+    /// Every game at this sigma (simulations only; see `init(settings:firstSeed:prior:fixedSigma:)`).
+    private let fixedSigma: Double?
 
     /// `x50`: the level's x50 prior, given exactly when `settings.prior` is `.populationEstimate`.
     public init(settings: AdaptiveSettings, firstSeed: UInt64, x50: X50Prior? = nil) {
+        self.init(settings: settings, firstSeed: firstSeed, prior: SkillPrior(settings.prior, x50: x50))
+    }
+
+    /// For simulations only (`peggle bench calibration --knowledge`): starts from `prior` whatever
+    /// `settings.prior` says, and with `fixedSigma` plays every game at that sigma instead of
+    /// `settings.placement`'s. The stops are `settings`' as always.
+    public init(settings: AdaptiveSettings, firstSeed: UInt64, prior: SkillPrior, fixedSigma: Double? = nil) {
         self.settings = settings
         self.firstSeed = firstSeed
-        posterior = SkillPosterior(prior: SkillPrior(settings.prior, x50: x50))
+        self.fixedSigma = fixedSigma
+        posterior = SkillPosterior(prior: prior)
         planned = plan()
     }
 
     public static func == (a: SkillMeasurement, b: SkillMeasurement) -> Bool {
-        a.settings == b.settings && a.firstSeed == b.firstSeed && a.posterior == b.posterior && a.stop == b.stop
+        a.settings == b.settings && a.firstSeed == b.firstSeed && a.fixedSigma == b.fixedSigma && a.posterior == b.posterior && a.stop == b.stop
             && a.played.map(\.trial) == b.played.map(\.trial) && a.played.map(\.won) == b.played.map(\.won)
     }
 
@@ -113,7 +123,7 @@ public struct SkillMeasurement: Sendable, Equatable {
     private func plan() -> [Trial] {
         guard stop == nil else { return [] }
         let n = min(settings.batchSize, settings.budget - played.count)
-        let sigmas = posterior.placement(count: n, rule: settings.placement)
+        let sigmas = fixedSigma.map { Array(repeating: $0, count: n) } ?? posterior.placement(count: n, rule: settings.placement)
         return sigmas.enumerated().map { j, s in Trial(seed: firstSeed &+ UInt64(played.count + j), sigma: s) }
     }
 
@@ -165,7 +175,12 @@ public struct SkillMeasurement: Sendable, Equatable {
     /// rater plays batches in parallel and records them itself).
     public static func run(settings: AdaptiveSettings, firstSeed: UInt64, x50: X50Prior? = nil,
                            play: (Trial) -> Bool) -> SkillMeasurement {
-        var m = SkillMeasurement(settings: settings, firstSeed: firstSeed, x50: x50)
+        run(SkillMeasurement(settings: settings, firstSeed: firstSeed, x50: x50), play: play)
+    }
+
+    /// Plays `measurement` to its stop with `play(trial) -> won`.
+    public static func run(_ measurement: SkillMeasurement, play: (Trial) -> Bool) -> SkillMeasurement {
+        var m = measurement
         while m.stop == nil {
             let batch = m.nextBatch()
             m.record(batch, won: batch.map(play))

@@ -15,7 +15,8 @@ struct BenchCalibration: LegacyBench {
         commandName: "calibration",
         abstract: "The adaptive measurement on synthetic levels: coverage of the 95% interval, games, stops, per placement, prior and stop rule.",
         discussion: "Each synthetic level is rated --ratings times (seeds fixed) with the adaptive settings given; one row "
-            + "per level, placement, prior and stop rule; --population adds levels drawn from the fitted population prior.")
+            + "per level, placement, prior, stop rule and knowledge; --population adds levels drawn from the fitted population prior; "
+            + "--knowledge known,oracle rates those as a rater that knew each level's curve would (docs/metrics.md, \"What limits the games a level needs\").")
 
     static let legacyFlag: String? = nil
     static let legacyOptions: [String: LegacySpelling] = [:]
@@ -31,6 +32,9 @@ struct BenchCalibration: LegacyBench {
 
     @Option(help: "Stop rules, comma-separated: precision, reachable, tier (default: precision).")
     var stop = CommaList<StopRule>([.precision])
+
+    @Option(help: "What the rater knows of a drawn level's curve, comma-separated: prior (only the prior: the rater as it is), known (its slope, ceiling and floor exactly; games placed by --placement), oracle (known, and every game at the sigma where one game tells most about sigma50: one row, whatever --placement). known and oracle rate only the levels of --population, whose curves lie on the model's grid (default: prior).")
+    var knowledge = CommaList<ShapeKnowledge>([.prior])
 
     @Option(help: "Also rate this many synthetic levels drawn from the population prior (slope, ceiling and floor by its weights, sigma50 log-uniform over 0.002 to 0.5 rad), each once: one row per placement, prior and stop rule.")
     var population = 0
@@ -72,7 +76,7 @@ struct BenchCalibration: LegacyBench {
 
     struct Row: BenchRow {
         struct Columns: Encodable {
-            var mode: String, level: String, placement: String, prior: String, stop: String, ratings: Int, budget: Int
+            var mode: String, level: String, placement: String, prior: String, stop: String, knowledge: String, ratings: Int, budget: Int
             var coverage: Double, stoppedBeforeBudget: Double, meanGames: Double, medianGames: Double
             var medianIntervalRatio: Double, seconds: Double
         }
@@ -85,12 +89,14 @@ struct BenchCalibration: LegacyBench {
         var extra: Extra
     }
 
-    /// One synthetic level drawn from the population prior: level `k` of `--population`.
-    static func drawn(_ k: Int) -> (truth: Double, win: @Sendable (Double) -> Double) {
+    /// One synthetic level drawn from the population prior: level `k` of `--population`, with
+    /// its shape's index on the model's grid.
+    static func drawn(_ k: Int) -> (truth: Double, shape: Int, win: @Sendable (Double) -> Double) {
         var rng = SeededGenerator(seed: 0x5EED_0F_9071 &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15)
-        let shape = SkillPrior.populationShape(at: rng.nextUnit())
+        let index = SkillPrior.populationShapeIndex(at: rng.nextUnit())
+        let shape = SkillModel.shape(index)
         let sigma50 = exp(log(0.002) + rng.nextUnit() * (log(0.5) - log(0.002)))
-        return (sigma50, logistic(sigma50, shape.slope, shape.ceiling, shape.floor))
+        return (sigma50, index, logistic(sigma50, shape.slope, shape.ceiling, shape.floor))
     }
 
     func run() throws {
@@ -101,36 +107,50 @@ struct BenchCalibration: LegacyBench {
         let placements = try placement.map("--placement", message: { _, _, reason in reason }) { _, _, p in p }
         let priors = try prior.map("--prior", message: { _, _, reason in reason }) { _, _, p in p }
         let stops = try stop.map("--stop", message: { _, _, reason in reason }) { _, _, p in p }
+        let knowledges = try knowledge.map("--knowledge", message: { _, _, reason in reason }) { _, _, k in k }
+        if population == 0, let k = knowledges.first(where: { $0 != .prior }) {
+            throw UserError("--knowledge: '\(k.rawValue)' needs --population (the fixed synthetic levels' curves are not on the model's grid)")
+        }
         var out = try BenchOutput<Row>(output)
         let round = BenchClock.round
         let estimateSD = EstimateModel.builtIn.residualSD
-        // Each case: a name, its ratings, its one true sigma50 (nil: drawn per rating), and per rating k its truth and win probability.
-        var cases: [(name: String, count: Int, truth: Double?, level: @Sendable (Int) -> (truth: Double, win: @Sendable (Double) -> Double))] =
+        // Each case: a name, its ratings, its one true sigma50 (nil: drawn per rating), and per rating k its truth, its
+        // shape on the model's grid (nil: off the grid) and win probability.
+        typealias Truth = (truth: Double, shape: Int?, win: @Sendable (Double) -> Double)
+        var cases: [(name: String, count: Int, truth: Double?, level: @Sendable (Int) -> Truth)] =
             Self.levels.map { name, win in
                 let truth = Self.sigma50(win)
-                return (name, ratings, truth, { _ in (truth, win) })
+                return (name, ratings, truth, { _ in (truth, nil, win) })
             }
         if population > 0 {
             cases.append(("\(population) levels drawn from the population prior", population, nil, { k in
                 let d = Self.drawn(k)
-                return (Self.sigma50(d.win), d.win)
+                return (Self.sigma50(d.win), d.shape, d.win)
             }))
         }
         for c in cases {
-            for p in placements {
+            for kn in knowledges where kn == .prior || c.truth == nil {
+            for p in kn == .oracle ? [placements[0]] : placements {
                 for pr in priors {
                     for st in stops {
                         let settings = AdaptiveSettings(budget: budget, placement: p, prior: pr, stop: st)
                         let start = BenchClock.now()
                         // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
                         let results = Parallel.map(c.count, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
-                            let (truth, win) = c.level(k)
+                            let (truth, shape, win) = c.level(k)
                             var x50: X50Prior?
                             if pr == .populationEstimate {
                                 var e = SeededGenerator(seed: 0xE571_3A7E &+ UInt64(k))
                                 x50 = X50Prior(mean: log(truth) + estimateSD * e.nextGaussian(), sd: estimateSD)
                             }
-                            let m = SkillMeasurement.run(settings: settings, firstSeed: 0, x50: x50) { trial in
+                            let start: SkillMeasurement
+                            switch kn {
+                            case .prior: start = SkillMeasurement(settings: settings, firstSeed: 0, x50: x50)
+                            case .known, .oracle:
+                                start = SkillMeasurement(settings: settings, firstSeed: 0, prior: .knownShape(shape!, x50: x50),
+                                                         fixedSigma: kn == .oracle ? SkillModel.mostInformativeSigma(sigma50: truth, shape: shape!) : nil)
+                            }
+                            let m = SkillMeasurement.run(start) { trial in
                                 var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
                                 return rng.nextUnit() < win(trial.sigma)
                             }
@@ -142,21 +162,35 @@ struct BenchCalibration: LegacyBench {
                         let covered = results.filter(\.covered).count, early = results.filter(\.early).count
                         let games = results.map(\.games).reduce(0, +)
                         let row = Row(
-                            columns: .init(mode: "calibration", level: c.name, placement: p.rawValue, prior: pr.rawValue, stop: st.rawValue,
+                            columns: .init(mode: "calibration", level: c.name, placement: kn == .oracle ? "best sigma" : p.rawValue, prior: pr.rawValue,
+                                           stop: st.rawValue, knowledge: kn.rawValue,
                                            ratings: c.count, budget: budget,
                                            coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
                                            meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
                                            medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
                             extra: .init(trueSigma50: c.truth.map { round($0, 6) }, covered: covered, stoppedEarly: early, games: games,
                                          threads: threads, cores: BenchClock.cores))
-                        try out.emit(row, text: "\(c.name), \(p.rawValue), prior \(pr.rawValue), stop \(st.rawValue): covered \(covered) of \(c.count), "
+                        try out.emit(row, text: "\(c.name), \(row.columns.placement), prior \(pr.rawValue), stop \(st.rawValue), knowledge \(kn.rawValue): covered \(covered) of \(c.count), "
                             + "\(early) stopped before the budget, \(row.columns.meanGames) games on average (median \(row.columns.medianGames)), "
                             + "median interval high/low \(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
                     }
                 }
             }
+            }
         }
         try out.finish()
+    }
+
+    /// What the simulated rater knows of a drawn level's curve besides its games.
+    enum ShapeKnowledge: String, CaseIterable, ListElement {
+        /// Only the prior: the rater as it is.
+        case prior
+        /// The level's slope, ceiling and floor exactly (`SkillPrior.knownShape`).
+        case known
+        /// The shape known, and every game at `SkillModel.mostInformativeSigma` of the true curve:
+        /// each game carries the most a game can tell about sigma50, so (to first order) no rater
+        /// reaches a precision in fewer games.
+        case oracle
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -161,12 +161,19 @@ struct BenchCommandTests {
                       ["physics", "--shots", "1"], ["physics", "--repeat", "0"], ["vector", "--envs", "0"], ["serve", "--batches", "0"],
                       ["serve", "--obs-encoding", "json"], ["render", "--width", "5"], ["render", "--renders", "0"],
                       ["greedy", "--decisions", "0"], ["greedy", "--sigma=-1"], ["generate", "--levels", "0"],
-                      ["rating", "--threads", "1,x"], ["physics", "--csv", "/nonexistent-folder/x.csv"]])
+                      ["rating", "--threads", "1,x"], ["physics", "--csv", "/nonexistent-folder/x.csv"],
+                      ["calibration", "--knowledge", "prior,all"], ["calibration", "--knowledge", "oracle", "--ratings", "1"]])
     func badOptions(args: [String]) throws {
         let r = try CLI.run(["bench"] + args)
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("error: "), "\(r.stderr)")
         let option = try #require(args.first { $0.hasPrefix("--") }?.split(separator: "=").first)
         #expect(r.stderr.hasPrefix("error: \(option): "), "\(args): \(r.stderr)")
+    }
+
+    @Test func theKnownShapeRatersNeedLevelsWhoseCurvesLieOnTheGrid() throws {
+        let r = try CLI.run(["bench", "calibration", "--ratings", "1", "--knowledge", "prior,known"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: --knowledge: 'known' needs --population (the fixed synthetic levels' curves are not on the model's grid)\n")
     }
 }
