@@ -42,6 +42,9 @@ struct BenchCalibration: LegacyBench {
     @Option(help: "Greedy games per level at most (default: \(AdaptiveSettings.defaultBudget)).")
     var budget = AdaptiveSettings.defaultBudget
 
+    @Option(help: "Stop when the 95% interval lies within this factor either side of the estimate (default: \(AdaptiveSettings.defaultPrecision)).")
+    var precision = AdaptiveSettings.defaultPrecision
+
     @Option(help: "Threads (the ratings are independent; the figures do not depend on it).")
     var threads = 1
 
@@ -77,6 +80,7 @@ struct BenchCalibration: LegacyBench {
     struct Row: BenchRow {
         struct Columns: Encodable {
             var mode: String, level: String, placement: String, prior: String, stop: String, knowledge: String, ratings: Int, budget: Int
+            var precision: Double
             var coverage: Double, stoppedBeforeBudget: Double, meanGames: Double, medianGames: Double
             var medianIntervalRatio: Double, seconds: Double
         }
@@ -102,6 +106,9 @@ struct BenchCalibration: LegacyBench {
     func run() throws {
         guard ratings >= 1 else { throw UserError("--ratings: \(ratings) must be at least 1") }
         guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
+        guard precision.isFinite, precision > 1, precision <= 100 else {
+            throw UserError("--precision: \(precision) is not a factor above 1 (e.g. 1.25)")
+        }
         guard threads >= 1 else { throw UserError("--threads: \(threads) must be at least 1") }
         guard population >= 0 else { throw UserError("--population: \(population) must be 0 or more") }
         let placements = try placement.map("--placement", message: { _, _, reason in reason }) { _, _, p in p }
@@ -133,7 +140,7 @@ struct BenchCalibration: LegacyBench {
             for p in kn == .oracle ? [placements[0]] : placements {
                 for pr in priors {
                     for st in stops {
-                        let settings = AdaptiveSettings(budget: budget, placement: p, prior: pr, stop: st)
+                        let settings = AdaptiveSettings(budget: budget, precision: precision, placement: p, prior: pr, stop: st)
                         let start = BenchClock.now()
                         // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
                         let results = Parallel.map(c.count, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
@@ -164,7 +171,7 @@ struct BenchCalibration: LegacyBench {
                         let row = Row(
                             columns: .init(mode: "calibration", level: c.name, placement: kn == .oracle ? "best sigma" : p.rawValue, prior: pr.rawValue,
                                            stop: st.rawValue, knowledge: kn.rawValue,
-                                           ratings: c.count, budget: budget,
+                                           ratings: c.count, budget: budget, precision: precision,
                                            coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
                                            meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
                                            medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),

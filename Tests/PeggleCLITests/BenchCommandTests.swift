@@ -162,7 +162,8 @@ struct BenchCommandTests {
                       ["serve", "--obs-encoding", "json"], ["render", "--width", "5"], ["render", "--renders", "0"],
                       ["greedy", "--decisions", "0"], ["greedy", "--sigma=-1"], ["generate", "--levels", "0"],
                       ["rating", "--threads", "1,x"], ["physics", "--csv", "/nonexistent-folder/x.csv"],
-                      ["calibration", "--knowledge", "prior,all"], ["calibration", "--knowledge", "oracle", "--ratings", "1"]])
+                      ["calibration", "--knowledge", "prior,all"], ["calibration", "--knowledge", "oracle", "--ratings", "1"],
+                      ["calibration", "--precision", "1"]])
     func badOptions(args: [String]) throws {
         let r = try CLI.run(["bench"] + args)
         #expect(r.status == 2)
