@@ -1,5 +1,6 @@
 import Foundation
 @testable import PeggleDifficulty
+import PeggleUtilities
 import Testing
 
 /// The simulated raters of `peggle bench calibration --knowledge known,oracle`: a prior that knows
@@ -45,5 +46,25 @@ import Testing
         // Forty games at one sigma with the shape known cannot reach precision 1.25 (an sd of
         // 0.114 in ln sigma needs 1 / (0.114^2 x 1.381) = 56 games): the budget stops it.
         #expect(m.played.count == 40 && m.stop == .budget)
+    }
+
+    /// The oracle's games follow the Fisher information: a factor 1.345 either side is a 95%
+    /// interval of ln sigma50 +-0.296, an sd of 0.151, which at 1.381 a game takes
+    /// 1 / (0.151^2 x 1.381) = 31.7 games. The stop is checked after each batch of 8 and asks the
+    /// wider side of the interval to be within the factor, so twenty ratings (the true win rate at
+    /// that sigma, 0.45633) take 816 games, 40.8 each: the batch after 32, mostly.
+    @Test func theOracleNeedsTheGamesTheFisherInformationSays() {
+        let settings = AdaptiveSettings(budget: 1000, precision: 1.345)
+        var games = 0, covered = 0
+        for k in 0..<20 {
+            var rng = SeededGenerator(seed: 0x0AC1E &+ UInt64(k))
+            let m = SkillMeasurement.run(SkillMeasurement(settings: settings, firstSeed: 0, prior: .knownShape(Self.shape),
+                                                          fixedSigma: 0.02154435)) { _ in rng.nextUnit() < 0.45633277529764593 }
+            games += m.played.count
+            let fit = m.posterior.summary()
+            if fit.low <= 0.02 && 0.02 <= fit.high { covered += 1 }
+        }
+        #expect(games == 816)
+        #expect(covered == 19)
     }
 }
