@@ -189,6 +189,62 @@ ONE_SHOT = {"format": 1, "name": "One Shot", "mode": {"type": "classic", "balls"
             "pegs": [{"id": 1, "kind": "orange", "x": 400, "y": 300, "radius": 12}], "blocks": []}
 
 
+# Holds the page's next estimate request until window.heldEstimate.release() is called; the
+# others go straight through. `delivered` turns true once the held reply is handed to the page.
+HOLD_NEXT_ESTIMATE = """
+const realFetch = window.fetch;
+window.heldEstimate = null;
+window.fetch = function (url, options) {
+  if (String(url).endsWith("/api/estimate") && window.heldEstimate === null) {
+    let release;
+    const gate = new Promise((resolve) => { release = resolve; });
+    const held = { release, level: JSON.parse(options.body).level, delivered: false };
+    window.heldEstimate = held;
+    return realFetch(url, options).then((reply) => gate.then(() => { held.delivered = true; return reply; }));
+  }
+  return realFetch(url, options);
+};
+"""
+
+
+def test_a_stale_estimate_never_overwrites_a_newer_one(studio, browser):
+    """The designer edits faster than the estimate replies: the reply to an older level arrives
+    after the newer one's, and the page keeps showing the newer level's estimate."""
+    url, _ = studio
+    d = browser
+    wait = WebDriverWait(d, 30)
+    d.get(url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    estimate = d.find_element(By.ID, "estimate")
+
+    def place(kind, x, y, count):
+        d.find_element(By.CSS_SELECTOR, f'#palette button[data-tool="{kind}"]').click()
+        at(d, x, y).click().perform()
+        wait.until(lambda d: js(d, "studio.level.pegs.length") == count)
+
+    place("orange", 400, 150, 1)
+    wait.until(lambda d: js(d, "studio.estimate !== null && studio.estimateLevel === studio.text"))
+    d.execute_script(HOLD_NEXT_ESTIMATE)
+    # The second orange peg's estimate is held; the blue peg's goes through and is shown.
+    place("orange", 300, 300, 2)
+    wait.until(lambda d: js(d, "window.heldEstimate !== null"))
+    held_level = js(d, "window.heldEstimate.level")
+    place("blue", 500, 300, 3)
+    wait.until(lambda d: js(d, "studio.estimate !== null && studio.estimateLevel === studio.text"))
+    newest_level, newest, shown = js(d, "studio.text"), js(d, "studio.estimate"), estimate.text
+    assert held_level != newest_level
+    assert shown.startswith(f"Estimate: {newest['tier']} — sigma50 about "), shown
+
+    # Now the older level's reply arrives: it is dropped.
+    d.execute_script("window.heldEstimate.release()")
+    wait.until(lambda d: js(d, "window.heldEstimate.delivered"))
+    time.sleep(0.5)  # the page's handler runs on the reply's body, a few tasks later
+    assert js(d, "studio.estimateLevel") == newest_level == js(d, "studio.text")
+    assert js(d, "studio.estimate") == newest
+    assert estimate.text == shown
+    assert "pending" not in estimate.get_attribute("class")
+
+
 def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_report(browser, peggle_bin, tmp_path):
     folder, db = tmp_path / "levels", tmp_path / "studio.sqlite"
     folder.mkdir()
