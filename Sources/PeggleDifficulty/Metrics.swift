@@ -23,6 +23,35 @@ public enum Stats {
         return low...high
     }
 
+    /// Spearman's rho: Pearson's correlation of the ranks, ties given their average rank; nil
+    /// when either side has no spread.
+    public static func spearman(_ x: [Double], _ y: [Double]) -> Double? {
+        let rx = ranks(x), ry = ranks(y)
+        let n = Double(x.count), mx = rx.reduce(0, +) / n, my = ry.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (a, b) in zip(rx, ry) {
+            sxy += (a - mx) * (b - my)
+            sxx += (a - mx) * (a - mx)
+            syy += (b - my) * (b - my)
+        }
+        guard sxx > 0, syy > 0 else { return nil }
+        return sxy / (sxx * syy).squareRoot()
+    }
+
+    /// 1-based ranks, ties sharing their average rank.
+    public static func ranks(_ v: [Double]) -> [Double] {
+        let order = v.indices.sorted { v[$0] < v[$1] }
+        var out = [Double](repeating: 0, count: v.count)
+        var i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count && v[order[j + 1]] == v[order[i]] { j += 1 }
+            for k in i...j { out[order[k]] = Double(i + j) / 2 + 1 }
+            i = j + 1
+        }
+        return out
+    }
+
     /// The arithmetic mean; nil for no values.
     public static func mean(_ xs: [Double]) -> Double? {
         guard !xs.isEmpty else { return nil }

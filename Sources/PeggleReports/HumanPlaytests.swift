@@ -53,40 +53,11 @@ public struct HumanComparison: Sendable, Equatable {
         precondition(winRates.count == sigma50s.count, "one win rate per sigma50")
         self.minGames = minGames
         levels = winRates.count
-        rho = levels >= 3 ? Self.spearman(winRates, sigma50s) : nil
+        rho = levels >= 3 ? Stats.spearman(winRates, sigma50s) : nil
         if let rho, levels >= 4 {
             let z = atanh(rho), se = ((1 + rho * rho / 2) / Double(levels - 3)).squareRoot()
             interval = tanh(z - Stats.z95 * se)...tanh(z + Stats.z95 * se)
         }
-    }
-
-    /// Spearman's rho: Pearson's correlation of the ranks, ties given their average rank; nil
-    /// when either side has no spread.
-    public static func spearman(_ x: [Double], _ y: [Double]) -> Double? {
-        let rx = ranks(x), ry = ranks(y)
-        let n = Double(x.count), mx = rx.reduce(0, +) / n, my = ry.reduce(0, +) / n
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
-        for (a, b) in zip(rx, ry) {
-            sxy += (a - mx) * (b - my)
-            sxx += (a - mx) * (a - mx)
-            syy += (b - my) * (b - my)
-        }
-        guard sxx > 0, syy > 0 else { return nil }
-        return sxy / (sxx * syy).squareRoot()
-    }
-
-    /// 1-based ranks, ties sharing their average rank.
-    public static func ranks(_ v: [Double]) -> [Double] {
-        let order = v.indices.sorted { v[$0] < v[$1] }
-        var out = [Double](repeating: 0, count: v.count)
-        var i = 0
-        while i < order.count {
-            var j = i
-            while j + 1 < order.count && v[order[j + 1]] == v[order[i]] { j += 1 }
-            for k in i...j { out[order[k]] = Double(i + j) / 2 + 1 }
-            i = j + 1
-        }
-        return out
     }
 
     /// One line: "rho 0.6 (95% interval -0.1 to 0.9) over 6 levels with at least 5 human games".

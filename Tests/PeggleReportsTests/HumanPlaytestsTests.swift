@@ -64,10 +64,10 @@ import Testing
     }
 
     @Test func tiesShareTheirAverageRankAndTooFewLevelsGiveNoInterval() {
-        #expect(HumanComparison.ranks([0.5, 0.5, 0.2, 0.9]) == [2.5, 2.5, 1, 4])
+        #expect(Stats.ranks([0.5, 0.5, 0.2, 0.9]) == [2.5, 2.5, 1, 4])
         // Ranks 2.5 2.5 1 4 against 1 2 3 4, by hand: mean 2.5 both; deviations (0, 0, -1.5, 1.5) and (-1.5, -0.5, 0.5, 1.5): sxy = 0 + 0 - 0.75 + 2.25 = 1.5,
         // sxx = 4.5, syy = 5, rho = 1.5 / sqrt(22.5).
-        #expect(close(HumanComparison.spearman([0.5, 0.5, 0.2, 0.9], [1, 2, 3, 4]), 1.5 / 22.5.squareRoot(), 1e-12))
+        #expect(close(Stats.spearman([0.5, 0.5, 0.2, 0.9], [1, 2, 3, 4]), 1.5 / 22.5.squareRoot(), 1e-12))
         let three = HumanComparison(winRates: [0.1, 0.2, 0.3], sigma50s: [0.01, 0.02, 0.03], minGames: 2)
         #expect(three.rho == 1)
         #expect(three.interval == nil)
