@@ -88,12 +88,18 @@ def js(driver, expression):
     return driver.execute_script("return " + expression)
 
 
+def open_studio(driver, url):
+    """Loads the page and waits until it is ready; returns the wait the tests use."""
+    wait = WebDriverWait(driver, 30)
+    driver.get(url)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    return wait
+
+
 def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_path):
     url, folder = studio
     d = browser
-    wait = WebDriverWait(d, 30)
-    d.get(url)
-    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    wait = open_studio(d, url)
 
     # A new level has no orange peg yet: no estimate, and why.
     estimate = d.find_element(By.ID, "estimate")
@@ -212,9 +218,7 @@ def test_a_stale_estimate_never_overwrites_a_newer_one(studio, browser):
     after the newer one's, and the page keeps showing the newer level's estimate."""
     url, _ = studio
     d = browser
-    wait = WebDriverWait(d, 30)
-    d.get(url)
-    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    wait = open_studio(d, url)
     estimate = d.find_element(By.ID, "estimate")
 
     def place(kind, x, y, count):
@@ -252,9 +256,7 @@ def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_r
     proc, url = serve(peggle_bin, folder, "--db", str(db))
     try:
         d = browser
-        wait = WebDriverWait(d, 30)
-        d.get(url)
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+        wait = open_studio(d, url)
         d.find_element(By.CSS_SELECTOR, '#level-list li[data-file="one-shot.json"]').click()
         wait.until(lambda d: js(d, "studio.level.name") == "One Shot")
         d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="play"]').click()
