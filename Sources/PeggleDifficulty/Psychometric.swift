@@ -80,19 +80,19 @@ public enum SkillModel {
     static let shapeFloor: [Double] = Array(repeating: ceilings.flatMap { _ in floors.map(\.value) }, count: slopes.count)
         .flatMap { $0 }
 
-    /// The most one game can tell about x50 under each shape: the Fisher information
-    /// (dP/dx50)^2 / (P (1 - P)) at the best sigma, maximised over sigma - sigma50 on a grid
-    /// 0.005 wide in ln sigma (`StopRule.reachable`).
-    static let bestInformation: [Double] = (0..<shapeCount).map { k in
+    /// What one game at x = ln sigma tells about x50 when the curve is shape `k` and x - x50 = `d`:
+    /// the Fisher information (dP/dx50)^2 / (P (1 - P)).
+    static func information(shape k: Int, at d: Double) -> Double {
         let b = exp(shapeLogSlope[k]), c = shapeCeiling[k], f = shapeFloor[k]
-        let q = (0.5 - f) / (c - f), offset = log((1 - q) / q)
-        var best = 0.0
-        for i in -4000...4000 {
-            let core = 1 / (1 + exp(b * Double(i) * 0.005 + offset))
-            let p = f + (c - f) * core, dp = (c - f) * b * core * (1 - core)
-            best = max(best, dp * dp / (p * (1 - p)))
-        }
-        return best
+        let core = 1 / (1 + exp(b * d + offsets[k % (ceilings.count * floors.count)]))
+        let p = f + (c - f) * core, dp = (c - f) * b * core * (1 - core)
+        return dp * dp / (p * (1 - p))
+    }
+
+    /// The most one game can tell about x50 under each shape: `information` at the best sigma,
+    /// maximised over sigma - sigma50 on a grid 0.005 wide in ln sigma (`StopRule.reachable`).
+    static let bestInformation: [Double] = (0..<shapeCount).map { k in
+        (-4000...4000).map { information(shape: k, at: Double($0) * 0.005) }.max()!
     }
 
     /// Slope, ceiling and floor of shape `k` (`0..<shapeCount`, slope-major, then ceiling, then floor).
@@ -100,20 +100,11 @@ public enum SkillModel {
         (exp(shapeLogSlope[k]), shapeCeiling[k], shapeFloor[k])
     }
 
-    /// The trial sigma at which one game tells most about x50 (the Fisher information
-    /// (dP/dx50)^2 / (P (1 - P))) when the level's curve is shape `k` with sigma50 `sigma50`:
-    /// where a rater that knew the curve would play every game.
+    /// The trial sigma at which one game tells most about x50 (`information`) when the level's
+    /// curve is shape `k` with sigma50 `sigma50`: where a rater that knew the curve would play
+    /// every game.
     public static func mostInformativeSigma(sigma50: Double, shape k: Int) -> Double {
-        let (b, c, f) = shape(k)
-        let offset = offsets[k % (ceilings.count * floors.count)]
-        var best = (sigma: trialSigmas[0], information: -1.0)
-        for s in trialSigmas {
-            let core = 1 / (1 + exp(b * (log(s) - log(sigma50)) + offset))
-            let p = min(max(f + (c - f) * core, clamp), 1 - clamp), dp = (c - f) * b * core * (1 - core)
-            let information = dp * dp / (p * (1 - p))
-            if information > best.information { best = (s, information) }
-        }
-        return best.sigma
+        trialSigmas.max { information(shape: k, at: log($0) - log(sigma50)) < information(shape: k, at: log($1) - log(sigma50)) }!
     }
 
     /// L = ln((1 - q) / q) of each (ceiling, floor) pair, ceiling-major.

@@ -135,55 +135,56 @@ struct BenchCalibration: LegacyBench {
                 return (Self.sigma50(d.win), d.shape, d.win)
             }))
         }
-        for c in cases {
-            for kn in knowledges where kn == .prior || c.truth == nil {
-            for p in kn == .oracle ? [placements[0]] : placements {
-                for pr in priors {
-                    for st in stops {
-                        let settings = AdaptiveSettings(budget: budget, precision: precision, placement: p, prior: pr, stop: st)
-                        let start = BenchClock.now()
-                        // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
-                        let results = Parallel.map(c.count, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
-                            let (truth, shape, win) = c.level(k)
-                            var x50: X50Prior?
-                            if pr == .populationEstimate {
-                                var e = SeededGenerator(seed: 0xE571_3A7E &+ UInt64(k))
-                                x50 = X50Prior(mean: log(truth) + estimateSD * e.nextGaussian(), sd: estimateSD)
-                            }
-                            let start: SkillMeasurement
-                            switch kn {
-                            case .prior: start = SkillMeasurement(settings: settings, firstSeed: 0, x50: x50)
-                            case .known, .oracle:
-                                start = SkillMeasurement(settings: settings, firstSeed: 0, prior: .knownShape(shape!, x50: x50),
-                                                         fixedSigma: kn == .oracle ? SkillModel.mostInformativeSigma(sigma50: truth, shape: shape!) : nil)
-                            }
-                            let m = SkillMeasurement.run(start) { trial in
-                                var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
-                                return rng.nextUnit() < win(trial.sigma)
-                            }
-                            let fit = m.posterior.summary()
-                            return (fit.low <= truth && truth <= fit.high, m.stop != .budget, m.played.count, fit.high / fit.low)
-                        }
-                        let seconds = BenchClock.seconds(since: start)
-                        let n = Double(c.count)
-                        let covered = results.filter(\.covered).count, early = results.filter(\.early).count
-                        let games = results.map(\.games).reduce(0, +)
-                        let row = Row(
-                            columns: .init(mode: "calibration", level: c.name, placement: kn == .oracle ? "best sigma" : p.rawValue, prior: pr.rawValue,
-                                           stop: st.rawValue, knowledge: kn.rawValue,
-                                           ratings: c.count, budget: budget, precision: precision,
-                                           coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
-                                           meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
-                                           medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
-                            extra: .init(trueSigma50: c.truth.map { round($0, 6) }, covered: covered, stoppedEarly: early, games: games,
-                                         threads: threads, cores: BenchClock.cores))
-                        try out.emit(row, text: "\(c.name), \(row.columns.placement), prior \(pr.rawValue), stop \(st.rawValue), knowledge \(kn.rawValue): covered \(covered) of \(c.count), "
-                            + "\(early) stopped before the budget, \(row.columns.meanGames) games on average (median \(row.columns.medianGames)), "
-                            + "median interval high/low \(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
-                    }
+        // One row per case, knowledge, placement, prior and stop rule: known and oracle only for the drawn
+        // levels, and the oracle once whatever the placement (it places no game).
+        let rows = cases.flatMap { c in
+            knowledges.filter { $0 == .prior || c.truth == nil }.flatMap { kn in
+                (kn == .oracle ? [placements[0]] : placements).flatMap { p in
+                    priors.flatMap { pr in stops.map { st in (c: c, kn: kn, p: p, pr: pr, st: st) } }
                 }
             }
+        }
+        for (c, kn, p, pr, st) in rows {
+            let settings = AdaptiveSettings(budget: budget, precision: precision, placement: p, prior: pr, stop: st)
+            let start = BenchClock.now()
+            // Game `trial` of rating k: won with the true probability, from its own stream (as CalibrationTests).
+            let results = Parallel.map(c.count, threads: threads) { k -> (covered: Bool, early: Bool, games: Int, ratio: Double) in
+                let (truth, shape, win) = c.level(k)
+                var x50: X50Prior?
+                if pr == .populationEstimate {
+                    var e = SeededGenerator(seed: 0xE571_3A7E &+ UInt64(k))
+                    x50 = X50Prior(mean: log(truth) + estimateSD * e.nextGaussian(), sd: estimateSD)
+                }
+                let measurement: SkillMeasurement
+                switch kn {
+                case .prior: measurement = SkillMeasurement(settings: settings, firstSeed: 0, x50: x50)
+                case .known, .oracle:
+                    measurement = SkillMeasurement(settings: settings, firstSeed: 0, prior: .knownShape(shape!, x50: x50),
+                                                   fixedSigma: kn == .oracle ? SkillModel.mostInformativeSigma(sigma50: truth, shape: shape!) : nil)
+                }
+                let m = SkillMeasurement.run(measurement) { trial in
+                    var rng = SeededGenerator(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
+                    return rng.nextUnit() < win(trial.sigma)
+                }
+                let fit = m.posterior.summary()
+                return (fit.low <= truth && truth <= fit.high, m.stop != .budget, m.played.count, fit.high / fit.low)
             }
+            let seconds = BenchClock.seconds(since: start)
+            let n = Double(c.count)
+            let covered = results.filter(\.covered).count, early = results.filter(\.early).count
+            let games = results.map(\.games).reduce(0, +)
+            let row = Row(
+                columns: .init(mode: "calibration", level: c.name, placement: kn == .oracle ? "best sigma" : p.rawValue, prior: pr.rawValue,
+                               stop: st.rawValue, knowledge: kn.rawValue,
+                               ratings: c.count, budget: budget, precision: precision,
+                               coverage: round(Double(covered) / n, 4), stoppedBeforeBudget: round(Double(early) / n, 4),
+                               meanGames: round(Double(games) / n, 1), medianGames: Self.median(results.map { Double($0.games) }),
+                               medianIntervalRatio: round(Self.median(results.map(\.ratio)), 3), seconds: round(seconds, 2)),
+                extra: .init(trueSigma50: c.truth.map { round($0, 6) }, covered: covered, stoppedEarly: early, games: games,
+                             threads: threads, cores: BenchClock.cores))
+            try out.emit(row, text: "\(c.name), \(row.columns.placement), prior \(pr.rawValue), stop \(st.rawValue), knowledge \(kn.rawValue): covered \(covered) of \(c.count), "
+                + "\(early) stopped before the budget, \(row.columns.meanGames) games on average (median \(row.columns.medianGames)), "
+                + "median interval high/low \(row.columns.medianIntervalRatio), \(row.columns.seconds) s")
         }
         try out.finish()
     }
