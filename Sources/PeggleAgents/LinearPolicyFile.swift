@@ -156,10 +156,13 @@ public struct PolicyDocument: Sendable, Equatable, Codable {
     }
 
     /// Canonical JSON text (sorted keys, one trailing newline).
+    /// Throws `EncodingError` for a number JSON cannot hold (a weight that diverged to NaN).
     public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        }
     }
 
     /// Parses and checks a document; `path` names the file in errors.

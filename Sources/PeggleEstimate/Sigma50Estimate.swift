@@ -80,12 +80,51 @@ public struct EstimateModel: Codable, Sendable, Equatable {
                 throw EstimateModelError("kernel: needs a positive length_scale and one alpha per row of \(n) values")
             }
         }
+        try m.checkFinite()
         return m
+    }
+
+    /// Refuses a model that cannot predict a number: a value that is not finite (naming the field
+    /// and index), or finite values so large that the prediction overflows at the fitted levels
+    /// themselves (the kernel's rows) or at the mean level (every standardised feature 0).
+    func checkFinite() throws(EstimateModelError) {
+        func finite(_ values: [Double], _ field: String) throws(EstimateModelError) {
+            if let i = values.firstIndex(where: { !$0.isFinite }) {
+                throw EstimateModelError("\(field)[\(i)]: \(Self.text(values[i])) is not a finite number")
+            }
+        }
+        try finite(mean, "mean")
+        try finite(weights, "weights")
+        guard intercept.isFinite else { throw EstimateModelError("intercept: \(Self.text(intercept)) is not a finite number") }
+        if let kernel {
+            try finite(kernel.alpha, "kernel.alpha")
+            for (r, row) in kernel.rows.enumerated() { try finite(row, "kernel.rows[\(r)]") }
+        }
+        let probes = [(Array(repeating: 0.0, count: features.count), "the mean level")]
+            + (kernel?.rows ?? []).enumerated().map { ($1, "fitted level \($0)") }
+        for (z, name) in probes {
+            let linear = zip(weights, z).reduce(intercept) { $0 + $1.0 * $1.1 }
+            guard linear.isFinite else {
+                throw EstimateModelError("weights and intercept: the prediction at \(name) is not finite (\(Self.text(linear)))")
+            }
+            guard predictLog(standardised: z).isFinite else {
+                throw EstimateModelError("kernel.alpha: the prediction at \(name) is not finite (\(Self.text(predictLog(standardised: z))))")
+            }
+        }
+    }
+
+    /// A number for people: "NaN", "infinity", "-infinity" (Swift's "-nan" says nothing), else as is.
+    public static func text(_ v: Double) -> String {
+        v.isNaN ? "NaN" : v == .infinity ? "infinity" : v == -.infinity ? "-infinity" : "\(v)"
     }
 
     /// ln sigma50 predicted for `features`.
     public func predictLog(_ features: LevelFeatures) -> Double {
-        let z = features.values.indices.map { (features.values[$0] - mean[$0]) / scale[$0] }
+        predictLog(standardised: features.values.indices.map { (features.values[$0] - mean[$0]) / scale[$0] })
+    }
+
+    /// ln sigma50 predicted for standardised features `z` ((value - mean) / scale).
+    func predictLog(standardised z: [Double]) -> Double {
         var y = intercept
         for k in z.indices { y += weights[k] * z[k] }
         if let kernel {

@@ -109,7 +109,12 @@ public final class RatingRun: @unchecked Sendable {
         var ids: [Int64] = []
         for agent in config.agents { ids.append(try store.agent(AgentRecord(agent: agent))) }
         agentIDs = ids
-        runID = try store.beginRun(command: command, configuration: Self.configurationJSON(config, levels: registered, x50Priors: x50Priors),
+        let configuration: String
+        do { configuration = try Self.configurationJSON(config, levels: registered, x50Priors: x50Priors) } catch {
+            // Every number in it is checked finite (the priors above, the options by the command).
+            throw .sqlite(path: store.path, message: "the run's configuration cannot be written as JSON (\(error))")
+        }
+        runID = try store.beginRun(command: command, configuration: configuration,
                                    engineVersion: PeggleGym.version, startedAt: startedAt)
     }
 
@@ -214,13 +219,15 @@ public final class RatingRun: @unchecked Sendable {
     static func x50Prior(_ level: PreparedLevel, _ prior: PriorKind) -> X50Prior? {
         guard prior == .populationEstimate else { return nil }
         let model = EstimateModel.builtIn
-        return X50Prior(mean: model.predictLog(LevelFeatures(level)), sd: model.residualSD)
+        let mean = model.predictLog(LevelFeatures(level))
+        // A level the model cannot put a number on gets no prior from it (flat), not a NaN one.
+        return mean.isFinite ? X50Prior(mean: mean, sd: model.residualSD) : nil
     }
 
     /// The run's settings as the `run` row keeps them.
     static func configurationJSON(_ c: RatingConfig, levels: [(name: String, prepared: PreparedLevel, id: Int64)],
-                                  x50Priors: [X50Prior?]) -> String {
-        RunConfiguration(c, levels: zip(levels, x50Priors).map { ($0.name, $0.prepared.hash, $1) }).json
+                                  x50Priors: [X50Prior?]) throws -> String {
+        try RunConfiguration(c, levels: zip(levels, x50Priors).map { ($0.name, $0.prepared.hash, $1) }).json
     }
 }
 

@@ -73,11 +73,13 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
     }
 
     /// The JSON the `run` row keeps: sorted keys, slashes unescaped.
+    /// Throws `EncodingError` for a number JSON cannot hold (NaN or infinity).
     public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain values and arrays cannot fail.
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(self), as: UTF8.self)
+        }
     }
 
     /// The configuration stored as `json`; nil when it is not one this type reads (a run from

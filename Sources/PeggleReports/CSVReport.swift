@@ -21,6 +21,20 @@ public enum CSVReport {
         return out + "\""
     }
 
+    /// Free text (level names, agent labels, player names, warnings) made safe for a spreadsheet:
+    /// text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading
+    /// apostrophe, as OWASP's "CSV Injection" page advises, so Excel, LibreOffice and Google Sheets
+    /// show it as text instead of running it as a formula. Numbers and the fixed vocabulary (such
+    /// as sigma50_relation's `=`, `<`, `>`) are written as they are: only text a user chose goes
+    /// through here, and a number's minus sign is not a formula.
+    public static func text(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first, formulaStarts.contains(first) else { return s }
+        return "'" + s
+    }
+
+    /// The first characters a spreadsheet reads as the start of a formula (OWASP's list).
+    public static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
     /// One record: the fields quoted as needed, joined by commas, ended by CRLF.
     public static func record(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
@@ -51,7 +65,7 @@ public enum CSVReport {
     public static func difficulty(_ ratings: [LevelRating]) -> String {
         var out = record(difficultyHeader)
         for r in ratings {
-            var row = [r.rank.map(String.init) ?? "", r.levelName, r.levelHash, r.tierText, r.tier.rawValue,
+            var row = [r.rank.map(String.init) ?? "", text(r.levelName), r.levelHash, r.tierText, r.tier.rawValue,
                        r.difficulty.map { number($0, 4) } ?? ""]
             switch r.sigma50 {
             case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6), ""]
@@ -60,21 +74,21 @@ public enum CSVReport {
             case .unknown: row += ["", "", "", "", ""]
             }
             if let skill = r.skill {
-                row += [number(skill.fit.slope, 3), number(skill.fit.ceiling, 4), number(skill.fit.floor, 4), skill.agentLabel,
+                row += [number(skill.fit.slope, 3), number(skill.fit.ceiling, 4), number(skill.fit.floor, 4), text(skill.agentLabel),
                         String(skill.points.count), String(skill.fit.games), skill.prior.rawValue]
             } else {
                 row += ["", "", "", "", "0", "0", ""]
             }
             for kind in difficultyKinds {
                 if let a = r.atBestAim(kind: kind) {
-                    row += [a.agentLabel, String(r.games(kind: kind)), number(a.sigma, 6), String(a.episodes), String(a.wins),
+                    row += [text(a.agentLabel), String(r.games(kind: kind)), number(a.sigma, 6), String(a.episodes), String(a.wins),
                             number(a.winRate, 4), number(a.winInterval.lowerBound, 4), number(a.winInterval.upperBound, 4),
                             number(a.orangeFraction, 4), number(a.meanScore, 2)]
                 } else {
                     row += Array(repeating: "", count: agentColumns.count)
                 }
             }
-            row.append(r.warnings.joined(separator: "; "))
+            row.append(text(r.warnings.joined(separator: "; ")))
             out += record(row)
         }
         return out
@@ -90,7 +104,7 @@ public enum CSVReport {
     public static func episodes(_ outcomes: [PlayedGame]) -> String {
         var out = record(episodesHeader)
         for e in outcomes {
-            out += record([e.levelHash, e.levelName, e.agentKind.rawValue, e.agentLabel, number(e.sigma, 6), String(e.seed),
+            out += record([e.levelHash, text(e.levelName), e.agentKind.rawValue, text(e.agentLabel), number(e.sigma, 6), String(e.seed),
                            e.status.rawValue, e.won ? "true" : "false", String(e.score), String(e.shots),
                            String(e.orangeCleared), String(e.orangeTotal), String(e.ballsUsed),
                            number(e.gameSeconds, 4)])
@@ -112,7 +126,7 @@ public enum CSVReport {
             let counts = [String(level.games), String(level.gamesLost),
                           optional(level.window?.lowerBound, 6), optional(level.window?.upperBound, 6)]
             for p in level.pegs {
-                let peg = [level.levelName, level.levelHash, String(p.pegID), number(p.x, 2), number(p.y, 2),
+                let peg = [text(level.levelName), level.levelHash, String(p.pegID), number(p.x, 2), number(p.y, 2),
                            optional(p.hitRate, 4), optional(p.lostWithRate, 4)]
                 out += record(peg + counts)
             }
@@ -132,7 +146,7 @@ public enum CSVReport {
         var out = record(humansHeader)
         for r in ratings {
             guard let h = HumanGames(r) else { continue }
-            var row = [r.levelName, r.levelHash, String(h.games), String(h.players), String(h.wins), number(h.winRate, 4),
+            var row = [text(r.levelName), r.levelHash, String(h.games), String(h.players), String(h.wins), number(h.winRate, 4),
                        number(h.winInterval.lowerBound, 4), number(h.winInterval.upperBound, 4), r.tierText]
             switch r.sigma50 {
             case let .value(s, low, high): row += ["=", number(s, 6), number(low, 6), number(high, 6)]

@@ -42,7 +42,7 @@ struct BenchOutput<Row: BenchRow> {
     mutating func emit(_ row: Row, text: @autoclosure () -> String) throws {
         rows.append(row)
         if options.json {
-            printLine(JSON.text(try Self.object(row)))
+            printLine(try JSON.text(try Self.object(row)))
         } else {
             printLine(text())
         }

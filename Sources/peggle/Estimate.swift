@@ -47,13 +47,22 @@ struct Estimate: ParsableCommand {
             return
         }
         let m = try loadModel()
-        let estimates = prepared.map { Sigma50Estimate($0, model: m) }
+        let estimates = try zip(files, prepared).map { file, p in
+            // A model that loads may still overflow on a level far from the ones it was fitted on.
+            let features = LevelFeatures(p)
+            let y = m.predictLog(features)
+            guard y.isFinite else {
+                throw UserError("\(file): the model predicts ln sigma50 = \(EstimateModel.text(y)) for this level, not a number; "
+                    + (model.map { "--model \($0) cannot estimate it" } ?? "the built-in model cannot estimate it"))
+            }
+            return Sigma50Estimate(features: features, model: m)
+        }
         if json {
             let objects: [[String: Any]] = zip(files, zip(prepared, estimates)).map { file, pe in
                 ["level": pe.0.level.name, "file": file, "sigma50": pe.1.sigma50, "sigma50_low": pe.1.low,
                  "sigma50_high": pe.1.high, "tier": pe.1.tier.rawValue]
             }
-            printLine(JSON.text(objects))
+            printLine(try JSON.text(objects))
             return
         }
         for (p, e) in zip(prepared, estimates) {
@@ -64,7 +73,16 @@ struct Estimate: ParsableCommand {
 
     func loadModel() throws -> EstimateModel {
         guard let path = model else { return EstimateModel.builtIn }
-        guard let data = FileManager.default.contents(atPath: path) else { throw UserError("--model \(path): no such file") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw UserError("--model \(path): no such file")
+        }
+        if isFolder.boolValue { throw UserError("--model \(path): is a folder, not a model file") }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UserError("--model \(path): cannot be read (\(Files.reason(error)))")
+        }
+        if data.isEmpty { throw UserError("--model \(path): the file is empty, not a model file") }
         do { return try EstimateModel.decode(data) } catch { throw UserError("--model \(path): \(error)") }
     }
 }

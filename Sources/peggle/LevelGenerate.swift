@@ -83,6 +83,11 @@ struct LevelGenerate: ParsableCommand {
     @Option(help: "The folder to write into (created if missing).")
     var out: String
 
+    /// Test hook: kill this process with SIGKILL at a point of bringing the files in
+    /// (`GeneratedFiles.KillPoint`: written:N, committed, moved:N, finished).
+    @Option(help: .hidden)
+    var killAt: String?
+
     static let maxCount = 100_000
 
     func run() throws {
@@ -108,20 +113,12 @@ struct LevelGenerate: ParsableCommand {
             return (s, t, Self.fileName(seed: s, distribution: distribution, template: t),
                     LevelGenerator.name(seed: s, distribution: distribution, template: t))
         }
-        if exists {
-            let present = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            if let clash = planned.first(where: { present.contains($0.file) }) {
-                throw UserError("--out: \(folder) already has \(clash.file); nothing was written (choose another folder or seed)")
-            }
-            let names = LevelFolder.levelNames(in: folder)
-            let wanted = Set(planned.map { $0.name.lowercased() })
-            if let clash = names.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
-                throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "
-                    + "unique in a folder, so nothing was written")
-            }
+        if try Self.prepare(folder: folder, exists: exists, files: planned.map(\.file), names: planned.map(\.name)) {
+            return printLine("finished an interrupted run: the \(count) level\(count == 1 ? "" : "s") (seeds \(seed)..."
+                + "\(seed + UInt64(count - 1))) are in \(folder)")
         }
         var templates: [LevelTemplate: Int] = [:], modes: [GameModeKind: Int] = [:]
-        try Self.writeAll(planned.map(\.file), into: folder, exists: exists) { k in
+        try GeneratedFiles.writeAll(planned.map(\.file), into: folder, exists: exists, killAt: try killPoint()) { k in
             let level = LevelGenerator.generate(seed: planned[k].seed, distribution: distribution, template: template)
             templates[planned[k].template, default: 0] += 1
             modes[level.mode.kind, default: 0] += 1
@@ -206,19 +203,10 @@ struct LevelGenerate: ParsableCommand {
         let files = result.kept.map { c in
             Self.fileName(seed: c.seed, distribution: d, template: template ?? LevelGenerator.template(forSeed: c.seed))
         }
-        if exists {
-            let present = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            if let clash = files.first(where: present.contains) {
-                throw UserError("--out: \(folder) already has \(clash); nothing was written (choose another folder or seed)")
-            }
-            let wanted = Set(result.kept.map { $0.level.name.lowercased() })
-            let names = LevelFolder.levelNames(in: folder)
-            if let clash = names.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
-                throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "
-                    + "unique in a folder, so nothing was written")
-            }
+        if try Self.prepare(folder: folder, exists: exists, files: files, names: result.kept.map(\.level.name)) {
+            return printLine("finished an interrupted run: the \(count) level\(count == 1 ? "" : "s") (\(asked)) are in \(folder)")
         }
-        try Self.writeAll(files, into: folder, exists: exists) { LevelCodec.encode(result.kept[$0].level) }
+        try GeneratedFiles.writeAll(files, into: folder, exists: exists, killAt: try killPoint()) { LevelCodec.encode(result.kept[$0].level) }
         let cost = result.cost(firstSeed: seed, complete: true)
         printLine("wrote \(count) level\(count == 1 ? "" : "s") (\(asked)) to \(folder): \(cost.candidates) \(d.rawValue) "
             + "candidate\(cost.candidates == 1 ? "" : "s") (seeds \(seed)...\(seed + UInt64(cost.candidates - 1))), "
@@ -227,96 +215,38 @@ struct LevelGenerate: ParsableCommand {
             + (settings.confirm ? "; ratings in \(db)" : ""))
     }
 
-    /// The system's reason for a failed file operation ("Permission denied"), else Foundation's.
-    static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error {
-            let posix = underlying as NSError
-            if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+    /// Finishes or removes what killed runs left where this run stages (`GeneratedFiles`), then
+    /// refuses a file or level name the folder already has, before anything is written. True when
+    /// a killed run of these same files had committed them, so they are all in place now.
+    static func prepare(folder: String, exists: Bool, files: [String], names: [String]) throws -> Bool {
+        let target = URL(fileURLWithPath: folder)
+        let finished = try GeneratedFiles.recoverStages(in: exists ? target : target.deletingLastPathComponent())
+        guard exists else { return false }
+        if Set(files).isSubset(of: finished) { return true }
+        let present = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        if let clash = files.first(where: present.contains) {
+            throw UserError("--out: \(folder) already has \(clash); nothing was written (choose another folder or seed)")
         }
-        return ns.localizedDescription
+        let wanted = Set(names.map { $0.lowercased() })
+        let held = LevelFolder.levelNames(in: folder)
+        if let clash = held.sorted(by: { $0.key < $1.key }).first(where: { wanted.contains($0.value.lowercased()) }) {
+            throw UserError("--out: \(clash.key) already holds a level named '\(clash.value)'; level names must be "
+                + "unique in a folder, so nothing was written")
+        }
+        return false
+    }
+
+    func killPoint() throws -> GeneratedFiles.KillPoint? {
+        guard let killAt else { return nil }
+        guard let point = GeneratedFiles.KillPoint(killAt) else {
+            throw UserError("--kill-at: '\(killAt)' is not written:N, committed, moved:N or finished")
+        }
+        return point
     }
 
     /// "hard-000042-arcs.json": sorts by seed within a distribution.
     static func fileName(seed: UInt64, distribution: LevelDistribution, template: LevelTemplate) -> String {
         let digits = String(seed)
         return "\(distribution.rawValue)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits)-\(template.rawValue).json"
-    }
-
-    /// The hidden staging folder's name: `.peggle-generate-PID-START-UUID`, naming the process that
-    /// writes it (`ProcessIdentity`: its id and start time), so a later run can tell a folder left
-    /// by a killed run from one a live run is filling.
-    static let stagePrefix = ".peggle-generate-"
-
-    static func stageName(_ process: ProcessIdentity = .current) -> String {
-        "\(stagePrefix)\(process.pid)-\(process.start)-\(UUID().uuidString)"
-    }
-
-    /// The process a staging folder's name names, nil for any other name (among them the
-    /// `.peggle-generate-UUID` folders of older builds, which name none and are left alone).
-    static func stageOwner(_ name: String) -> ProcessIdentity? {
-        guard name.hasPrefix(stagePrefix) else { return nil }
-        let parts = name.dropFirst(stagePrefix.count).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let pid = Int32(parts[0]), parts[1].allSatisfy(\.isNumber),
-              UUID(uuidString: String(parts[2])) != nil else { return nil }
-        return ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, start: String(parts[1]))
-    }
-
-    /// Removes the staging folders in `dir` whose process has ended (a run killed with -9 or by
-    /// Ctrl-C leaves its folder; this is how it goes). Folders of live runs stay. Best effort: a
-    /// folder that cannot be removed stays for the next run.
-    static func removeStaleStages(in dir: URL) {
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] {
-            guard let owner = stageOwner(name), !owner.isAlive else { continue }
-            try? fm.removeItem(at: dir.appendingPathComponent(name))
-        }
-    }
-
-    /// Writes file k's text (`text(k)`) for every file into a fresh hidden folder beside or inside
-    /// `folder`, then moves them in: a new folder is renamed into place whole; into an existing
-    /// one the files are moved one by one, and removed again if a move fails. Any failure leaves
-    /// no file of this run behind; staging folders left there by killed runs are removed first.
-    static func writeAll(_ files: [String], into folder: String, exists: Bool, text: (Int) -> String) throws {
-        let fm = FileManager.default
-        let target = URL(fileURLWithPath: folder)
-        let parent = target.deletingLastPathComponent()
-        removeStaleStages(in: exists ? target : parent)
-        let stage = (exists ? target : parent).appendingPathComponent(stageName())
-        func fail(_ what: String, _ error: Error) -> UserError {
-            try? fm.removeItem(at: stage)
-            return UserError("--out: \(folder): \(what) (\(Self.reason(error))); nothing was written")
-        }
-        do {
-            try fm.createDirectory(at: stage, withIntermediateDirectories: false)
-        } catch {
-            throw fail(exists ? "cannot write in this folder" : "cannot create a folder in \(parent.path)", error)
-        }
-        for (k, file) in files.enumerated() {
-            do {
-                try Data(text(k).utf8).write(to: stage.appendingPathComponent(file))
-            } catch {
-                throw fail("cannot write \(file)", error)
-            }
-        }
-        if !exists {
-            do {
-                try fm.moveItem(at: stage, to: target)
-            } catch {
-                throw fail("cannot create this folder", error)
-            }
-            return
-        }
-        var moved: [String] = []
-        for file in files {
-            do {
-                try fm.moveItem(at: stage.appendingPathComponent(file), to: target.appendingPathComponent(file))
-                moved.append(file)
-            } catch {
-                for m in moved { try? fm.removeItem(at: target.appendingPathComponent(m)) }
-                throw fail("cannot move \(file) into place", error)
-            }
-        }
-        try? fm.removeItem(at: stage)
     }
 }

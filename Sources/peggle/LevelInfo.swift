@@ -26,7 +26,7 @@ struct LevelInfo: ParsableCommand {
             case let .beatTheScore(t, l): mode["target_score"] = t; mode["time_limit"] = l
             case let .dodge(s): mode["shots"] = s
             }
-            printLine(JSON.text([
+            printLine(try JSON.text([
                 "file": file, "name": level.name, "mode": mode, "power": level.power.rawValue,
                 "read_only": level.readOnly, "pegs": level.pegs.count, "bricks": bricks,
                 "blocks": level.blocks.count, "springy_blocks": springy,

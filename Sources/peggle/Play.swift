@@ -56,7 +56,7 @@ struct Play: ParsableCommand {
             "game_seconds": game.elapsed,
         ]
         if json {
-            printLine(JSON.text([
+            printLine(try JSON.text([
                 "engine": PeggleGym.version, "level": lvl.name, "file": script.level, "seed": script.seed,
                 "mode": lvl.mode.name, "shots": records, "summary": summary,
             ] as [String: Any]))

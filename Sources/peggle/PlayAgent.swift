@@ -39,7 +39,7 @@ struct AgentPlay {
                  "score": r.score, "shots": r.shots, "orange_cleared": r.orangeCleared, "orange_total": r.orangeTotal,
                  "balls_used": r.ballsUsed, "game_seconds": r.gameSeconds, "angles": r.shotLog.map(\.angle)]
             }
-            printLine(JSON.text([
+            printLine(try JSON.text([
                 "engine": PeggleGym.version, "level": level.name, "file": file, "agent": agent.label, "sigma": sigma,
                 "episodes": eps,
                 "summary": ["episodes": results.count, "wins": wins, "win_rate": stats.winRate,

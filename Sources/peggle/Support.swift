@@ -30,6 +30,16 @@ struct ScriptedShots: ParsableArguments {
 }
 
 enum Files {
+    /// The system's reason for a failed file operation ("Permission denied"), else Foundation's.
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error {
+            let posix = underlying as NSError
+            if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        }
+        return ns.localizedDescription
+    }
+
     /// The level files that arguments name: files as given, folders expanded to their *.json
     /// files in name order. A folder without one is an error naming it.
     static func levelFiles(_ arguments: [String]) throws -> [String] {
@@ -155,10 +165,28 @@ enum Parse {
 }
 
 enum JSON {
-    /// Compact JSON text of a JSON-compatible value, keys sorted so output is byte-stable.
-    static func text(_ value: Any) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+    /// Compact JSON text of a JSON-compatible value, keys sorted so output is byte-stable. JSON has
+    /// no NaN or infinity: such a number is an error naming its key, never a crash or bad output.
+    static func text(_ value: Any) throws -> String {
+        if let key = nonFinite(value) { throw UserError("cannot write JSON: \(key) is not a finite number") }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+            return String(decoding: data, as: UTF8.self)
+        } catch {
+            throw UserError("cannot write JSON: \(error)")
+        }
+    }
+
+    /// The path of the first number in `value` that is not finite ("[2].sigma50"), nil if none.
+    static func nonFinite(_ value: Any, at path: String = "") -> String? {
+        switch value {
+        case let d as Double: return d.isFinite ? nil : (path.isEmpty ? "the value" : path) + " (\(d))"
+        case let f as Float: return f.isFinite ? nil : (path.isEmpty ? "the value" : path) + " (\(f))"
+        case let a as [Any]: return a.indices.lazy.compactMap { nonFinite(a[$0], at: path + "[\($0)]") }.first
+        case let o as [String: Any]:
+            return o.keys.sorted().lazy.compactMap { nonFinite(o[$0]!, at: path.isEmpty ? $0 : path + "." + $0) }.first
+        default: return nil
+        }
     }
 }
 

@@ -148,7 +148,7 @@ struct Train: ParsableCommand {
             var point = Trainer.iterate(&state, config, threads: threads)
             point.seconds = offset + Date().timeIntervalSince(started)
             state.curve[state.curve.count - 1] = point
-            try Files.write(PolicyDocument(config: config, files: files, state: state, evaluation: nil).json, to: out)
+            try Files.write(try policyJSON(PolicyDocument(config: config, files: files, state: state, evaluation: nil)), to: out)
             try Files.write(Self.curveCSV(state.curve), to: curvePath)
             let line = String(format: "iteration %d/%d: fitness mean %.3f best %.3f elite %.3f; eval win %.3f orange %.3f; %.0f s",
                               point.iteration, iterations, point.meanFitness, point.bestFitness, point.eliteFitness,
@@ -161,7 +161,7 @@ struct Train: ParsableCommand {
         }
         let evaluation = Trainer.finalEvaluation(state, config, threads: threads)
         let doc = PolicyDocument(config: config, files: files, state: state, evaluation: evaluation)
-        try Files.write(doc.json, to: out)
+        try Files.write(try policyJSON(doc), to: out)
         try Files.write(Self.curveCSV(state.curve), to: curvePath)
         printLine(String(format: "wrote %@ (weights %@): on %d level%@ x %d episodes at sigma 0, win rate %.3f, orange cleared %.3f; curve %@",
                          out, doc.weightsHash, levelList.count, levelList.count == 1 ? "" : "s", evaluation.episodesPerLevel, evaluation.winRate,
@@ -194,5 +194,12 @@ struct Train: ParsableCommand {
         }
         printLine(String(format: "| **mean** | %.3f | %.3f | %.3f | %.3f |", linear.winRate, linear.orangeFraction,
                          random.winRate, random.orangeFraction))
+    }
+}
+
+/// The policy file's text; a weight that diverged to NaN or infinity is a clear error, not a crash.
+func policyJSON(_ doc: PolicyDocument) throws -> String {
+    do { return try doc.json } catch {
+        throw UserError("the policy cannot be written: a weight is not a finite number (the training diverged)")
     }
 }

@@ -179,7 +179,7 @@ func singleOrangeLevel() -> Level {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("p.json").path
-        try doc.json.write(toFile: path, atomically: true, encoding: .utf8)
+        try (try doc.json).write(toFile: path, atomically: true, encoding: .utf8)
         let loaded = try LinearAgent.load(path: path)
         let inMemory = doc.agent
         #expect(inMemory.weights != Trainer.start(config).agent(config).weights)  // trained: moved off the start
@@ -192,7 +192,7 @@ func singleOrangeLevel() -> Level {
             let b = try Episode.play(inMemory, level: level, seed: 21, sigma: 0.02)
             #expect(a == b)
         }
-        #expect(try PolicyDocument.decode(Data(doc.json.utf8), path: path) == doc)
+        #expect(try PolicyDocument.decode(Data(try doc.json.utf8), path: path) == doc)
     }
 
     @Test func anUnfinishedRunLoadsOnlyWhenAskedFor() throws {
@@ -207,7 +207,7 @@ func singleOrangeLevel() -> Level {
         #expect(!doc.complete)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("linear-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try doc.json.write(toFile: path, atomically: true, encoding: .utf8)
+        try (try doc.json).write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: PolicyFileError(path: path, message: "training is not finished (iteration 1 of 2); rerun the same peggle train command to finish it")) {
             try LinearAgent.load(path: path)
         }
@@ -216,7 +216,7 @@ func singleOrangeLevel() -> Level {
 
     func decodeError(_ mutate: (inout [String: Any]) -> Void) throws -> String {
         let (doc, _) = trainedDocument()
-        var obj = try #require(JSONSerialization.jsonObject(with: Data(doc.json.utf8)) as? [String: Any])
+        var obj = try #require(JSONSerialization.jsonObject(with: Data(try doc.json.utf8)) as? [String: Any])
         mutate(&obj)
         let data = try JSONSerialization.data(withJSONObject: obj)
         do {

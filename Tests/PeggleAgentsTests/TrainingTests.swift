@@ -47,7 +47,7 @@ import Testing
         let straight = run(config, iterations: 3, threads: 2)
         let two = run(config, iterations: 2, threads: 1)
         // Through the file's JSON text, as `peggle train` saves and reloads it.
-        let text = PolicyDocument(config: config, files: ["a.json", "b.json"], state: two, evaluation: nil).json
+        let text = try PolicyDocument(config: config, files: ["a.json", "b.json"], state: two, evaluation: nil).json
         let saved = try PolicyDocument.decode(Data(text.utf8), path: "state.json")
         #expect(saved.complete == false)
         var resumed = try #require(saved.state)

@@ -45,4 +45,60 @@ struct EstimateCommandTests {
         let both = try CLI.run(["estimate", Self.levels[0], "--json", "--features"])
         #expect(both.status == 2 && both.stderr.contains("--json and --features: choose one"), "\(both.stderr)")
     }
+
+    /// The built-in model with `change` applied to its JSON object, written to `dir/model.json`.
+    static func model(in dir: URL, _ change: (inout [String: Any]) -> Void) throws -> URL {
+        let builtIn = CLI.root.appendingPathComponent("Sources/PeggleEstimate/Model/sigma50-estimate.json")
+        var m = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: builtIn)) as? [String: Any])
+        change(&m)
+        let url = dir.appendingPathComponent("model.json")
+        try JSONSerialization.data(withJSONObject: m).write(to: url)
+        return url
+    }
+
+    @Test("a model that loads but overflows on a level is an error naming the level, with --json too: no crash, no 'sigma50 about 0'")
+    func overflowingModel() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Finite at the mean level (the load-time probe), but +inf - inf = NaN on First Steps.
+        let url = try Self.model(in: dir) { m in
+            var w = [Double](repeating: 0, count: (m["weights"] as! [Any]).count)
+            w[0] = 1e308
+            w[1] = -1e308
+            m["weights"] = w
+            m["mean"] = [Double](repeating: 0, count: w.count)
+            m["scale"] = [Double](repeating: 1, count: w.count)
+            m["kernel"] = nil
+        }
+        for extra in [[], ["--json"]] {
+            let r = try CLI.run(["estimate", Self.levels[0], "--model", url.path] + extra)
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr == "error: \(Self.levels[0]): the model predicts ln sigma50 = NaN for this level, not a number; "
+                + "--model \(url.path) cannot estimate it\n")
+        }
+    }
+
+    @Test("--model: a value that is not finite, a folder and an empty file each get their own message")
+    func modelFileProblems() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = try Self.model(in: dir) { m in m["intercept"] = 1e308; m["kernel"] = ["length_scale": 1.0, "alpha": [1e308, 1e308],
+                                                                                        "rows": [[Double]](repeating: [Double](repeating: 0, count: 49), count: 2)] }
+        let r = try CLI.run(["estimate", Self.levels[0], "--model", huge.path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: --model \(huge.path): kernel.alpha: the prediction at the mean level is not finite (infinity)\n")
+        let folder = dir.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let f = try CLI.run(["estimate", Self.levels[0], "--model", folder.path])
+        #expect(f.status == 2)
+        #expect(f.stderr == "error: --model \(folder.path): is a folder, not a model file\n")
+        let empty = dir.appendingPathComponent("empty.json")
+        try Data().write(to: empty)
+        let e = try CLI.run(["estimate", Self.levels[0], "--model", empty.path])
+        #expect(e.status == 2)
+        #expect(e.stderr == "error: --model \(empty.path): the file is empty, not a model file\n")
+        let missing = try CLI.run(["estimate", Self.levels[0], "--model", dir.appendingPathComponent("nope.json").path])
+        #expect(missing.stderr == "error: --model \(dir.appendingPathComponent("nope.json").path): no such file\n")
+    }
 }

@@ -122,6 +122,25 @@ struct EstimateTests {
         }
     }
 
+    @Test func aModelThatCannotPredictANumberIsRefusedNamingTheField() throws {
+        func refused(_ m: EstimateModel) throws -> String {
+            let data = try JSONEncoder().encode(m)
+            do { _ = try EstimateModel.decode(data) } catch { return error.description }
+            return "accepted"
+        }
+        let n = LevelFeatures.names.count
+        var nan = Self.model(intercept: -3)
+        nan.weights[4] = .nan
+        // JSONEncoder refuses NaN itself; a model in memory is checked by the same function.
+        #expect(throws: EstimateModelError("weights[4]: NaN is not a finite number")) { try nan.checkFinite() }
+        var overflow = Self.model(intercept: -3)
+        overflow.kernel = .init(lengthScale: 1, alpha: [1e308, 1e308], rows: [[Double]](repeating: .init(repeating: 0, count: n), count: 2))
+        #expect(try refused(overflow) == "kernel.alpha: the prediction at the mean level is not finite (infinity)")
+        var linear = Self.model(intercept: 0, weight: 1e308)
+        linear.kernel = .init(lengthScale: 1, alpha: [0], rows: [.init(repeating: 10, count: n)])
+        #expect(try refused(linear) == "weights and intercept: the prediction at fitted level 0 is not finite (infinity)")
+    }
+
     @Test func theBuiltInModelLoadsAndMatchesTheseFeatures() {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
