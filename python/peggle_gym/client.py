@@ -32,6 +32,10 @@ PROTOCOL_VERSION = 1
 #: How long the server may take to print its hello line, in seconds.
 HELLO_TIMEOUT = 30.0
 
+#: The widths, in pixels, that the ``rgb`` render takes (docs/protocol.md's ``render``; the
+#: server's ``ServeSession.rgbWidths``): ``render_width`` is checked against them at make time.
+RGB_WIDTHS = range(16, 4097)
+
 
 class PeggleError(RuntimeError):
     """The server refused a request (``code`` is the protocol's stable error code), or the client
@@ -446,6 +450,24 @@ def checked_width(width: int | None, name: str) -> int | None:
     return int(width)
 
 
+def checked_render_width(width: int | None) -> int | None:
+    """The environments' ``render_width``, checked when they are made (not at the first
+    ``render()``): None, or a whole number in `RGB_WIDTHS`."""
+    width = checked_width(width, "render_width")
+    if width is not None and width not in RGB_WIDTHS:
+        raise ValueError(f"render_width is {width}; it must be in {RGB_WIDTHS.start}...{RGB_WIDTHS.stop - 1} "
+                         "pixels, or None")
+    return width
+
+
+def checked_num_envs(num_envs: Any) -> int:
+    """A vector's ``num_envs`` as an int: Python and numpy integers only (not a bool, a float
+    such as 2.5 or 4.0, or a string); the server checks the range (`make_options`)."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
+    return int(num_envs)
+
+
 def decode_info(info: dict) -> dict:
     """A server info object as a Gymnasium info dict, with types that batch cleanly (Gymnasium's
     vector `_add_info` makes an array typed after the first value it sees): ``angle`` and
@@ -570,7 +592,7 @@ def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_l
                          "(num_levels=..., start_level=..., distribution_mode=...)")
     fields["obs_encoding"] = "f32"
     fields.update(options)
-    fields.update(num_envs=int(num_envs), autoreset=autoreset, info_layout=info_layout)
+    fields.update(num_envs=checked_num_envs(num_envs), autoreset=autoreset, info_layout=info_layout)
     return fields
 
 

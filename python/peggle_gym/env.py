@@ -7,8 +7,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs,
-                     decode_rgb, level_option, make_request, server_seed, space_from)
+from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_render_width, checked_width,
+                     decode_info, decode_obs, decode_rgb, level_option, make_request, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
@@ -26,9 +26,9 @@ class PeggleEnv(Replayable, gym.Env):
         render_mode: ``None``, ``"ansi"`` (the server's 80 x 30 text picture with a status
             line) or ``"rgb_array"`` (the board as a ``uint8`` array of ``(height, width, 3)``,
             drawn by the server's rasteriser in the SVG picture's colours, without text).
-        render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (the server checks
-            it at the first `render`); the height follows the board (600 / 800 of the width).
-            ``None``: one pixel per board unit, 800 x 600.
+        render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (checked here:
+            ``TypeError`` or ``ValueError``); the height follows the board (600 / 800 of the
+            width). ``None``: one pixel per board unit, 800 x 600.
         peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
             repository's ``.build/release/peggle``).
         **options: the environment's options, passed to the server as given (None: its
@@ -68,7 +68,7 @@ class PeggleEnv(Replayable, gym.Env):
             raise ValueError("give level or levels, not both")
         fields = make_request(levels if levels is not None else level, options, num_envs=1, autoreset="disabled")
         self.render_mode = render_mode
-        self.render_width = checked_width(render_width, "render_width")
+        self.render_width = checked_render_width(render_width)
         self.client, made = start(peggle_path, fields)
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
