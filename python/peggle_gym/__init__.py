@@ -13,14 +13,14 @@ Peggle-v1 adds aim noise (`V1_AIM_NOISE` radians), a random bucket start and see
 """
 from gymnasium.envs.registration import register, registry
 
-from .client import (LEVELS_DIR, PROTOCOL_VERSION, PeggleClient, PeggleError, PeggleServerDied, bundled_levels,
-                     find_peggle, make_options)
+from .client import (LEVELS_DIR, PROTOCOL_VERSION, PeggleClient, PeggleError, PeggleServerDied, PeggleTimeout,
+                     bundled_levels, find_peggle, make_options)
 from .env import PeggleEnv
 from .state import Snapshot
 from .vector import PeggleVectorEnv
 
-__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "Snapshot", "find_peggle",
-           "bundled_levels", "make_options", "LEVELS_DIR", "PROTOCOL_VERSION", "ENV_ID", "ENV_ID_V1", "V1_AIM_NOISE", "V1_KWARGS"]
+__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "PeggleTimeout", "Snapshot",
+           "find_peggle", "bundled_levels", "make_options", "LEVELS_DIR", "PROTOCOL_VERSION", "ENV_ID", "ENV_ID_V1", "V1_AIM_NOISE", "V1_KWARGS"]
 __version__ = "0.1.0"
 
 #: The registered ids: v0 shoots exactly where it aims; v1 is v0 with `V1_KWARGS`.

@@ -32,6 +32,10 @@ PROTOCOL_VERSION = 1
 #: How long the server may take to print its hello line, in seconds.
 HELLO_TIMEOUT = 30.0
 
+#: The widths, in pixels, that the ``rgb`` render takes (docs/protocol.md's ``render``; the
+#: server's ``ServeSession.rgbWidths``): ``render_width`` is checked against them at make time.
+RGB_WIDTHS = range(16, 4097)
+
 
 class PeggleError(RuntimeError):
     """The server refused a request (``code`` is the protocol's stable error code), or the client
@@ -46,8 +50,17 @@ class PeggleError(RuntimeError):
 class PeggleServerDied(PeggleError):
     """The `peggle serve` process exited or stopped answering (code ``server_died``)."""
 
+    def __init__(self, message: str, code: str = "server_died"):
+        super().__init__(code, message)
+
+
+class PeggleTimeout(PeggleServerDied):
+    """The server sent no reply within the client's ``timeout`` (code ``timeout``). The client
+    killed it and is closed: make a new environment. A `PeggleServerDied`, so code that starts
+    a new server when one dies handles this too."""
+
     def __init__(self, message: str):
-        super().__init__("server_died", message)
+        super().__init__(message, code="timeout")
 
 
 def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
@@ -84,7 +97,18 @@ def _readable(fd: int, timeout: float) -> bool:
     number works, unlike select)."""
     p = select.poll()
     p.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-    return bool(p.poll(max(0, int(timeout * 1000))))
+    return bool(p.poll(max(0, math.ceil(timeout * 1000))))
+
+
+def _ready(fd: int, event: int, deadline: float | None) -> bool:
+    """Waits until ``fd`` is ready for ``event`` (``POLLIN``: data or end of file; ``POLLOUT``:
+    room to write), or an error or hang-up is pending; False if ``deadline`` (`time.monotonic`)
+    passed first. None waits without a limit. (poll, so any fd number works, unlike select.)"""
+    p = select.poll()
+    p.register(fd, event | select.POLLHUP | select.POLLERR)
+    if deadline is None:
+        return bool(p.poll())
+    return bool(p.poll(max(0, math.ceil((deadline - time.monotonic()) * 1000))))
 
 
 def _pump_stderr(fd: int, tail: collections.deque) -> None:
@@ -167,13 +191,31 @@ def _shutdown(proc: subprocess.Popen, stdin_fd: int, stdout_fd: int, pump: threa
     pump.join(timeout=2.0)
 
 
+def checked_timeout(timeout: Any) -> float | None:
+    """A reply timeout: None (wait forever) or a positive, finite number of seconds."""
+    if timeout is None:
+        return None
+    message = f"timeout must be a positive number of seconds or None, got {timeout!r}"
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise TypeError(message)
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise ValueError(message)
+    return float(timeout)
+
+
 class PeggleClient:
     """One `peggle serve` subprocess. ``request(cmd, **fields)`` sends a request and returns the
     reply's fields, raising `PeggleError` for an error reply and `PeggleServerDied` if the
     process ends. The process is closed by `close()`, on garbage collection and at interpreter
-    exit. Not thread-safe beyond one request at a time (a lock serialises requests)."""
+    exit. Not thread-safe beyond one request at a time (a lock serialises requests).
 
-    def __init__(self, peggle_path: str | os.PathLike | None = None):
+    ``timeout``: seconds each request may take, from sending it to its whole reply; past it the
+    request raises `PeggleTimeout`, the server is killed and the client is closed (the reply may
+    still come, so nothing after it could be trusted). None (the default) waits as long as the
+    server takes. The attribute of that name can be changed between requests."""
+
+    def __init__(self, peggle_path: str | os.PathLike | None = None, *, timeout: float | None = None):
+        self.timeout = timeout
         self.path = find_peggle(peggle_path)
         self._stderr_tail: collections.deque = collections.deque(maxlen=40)
         self._proc = subprocess.Popen(
@@ -182,6 +224,7 @@ class PeggleClient:
         self.pid = self._proc.pid
         # Raw descriptors: replies are read in large chunks and split on newlines here.
         self._in = os.dup(self._proc.stdin.fileno())
+        os.set_blocking(self._in, False)  # writes wait in poll, so a timeout covers them too
         self._out = os.dup(self._proc.stdout.fileno())
         err = os.dup(self._proc.stderr.fileno())
         for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
@@ -199,7 +242,8 @@ class PeggleClient:
         self._broken = ""
         self._spec: dict | None = None
         try:
-            hello = self._read_line(timeout=HELLO_TIMEOUT)
+            hello = self._read_line(time.monotonic() + HELLO_TIMEOUT, lambda: self._died(
+                f"printed no hello line within {HELLO_TIMEOUT:g} s", kill=True))
         except PeggleServerDied:
             self.close()
             raise
@@ -222,6 +266,15 @@ class PeggleClient:
     @property
     def closed(self) -> bool:
         return not self._finalizer.alive
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds a request may wait for its reply (None: no limit); see the class."""
+        return self._timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self._timeout = checked_timeout(value)
 
     def close(self) -> None:
         """Asks the server to close, waits for it to exit (killing it after 5 s) and reaps it.
@@ -248,10 +301,10 @@ class PeggleClient:
     def request(self, cmd: str, **fields: Any) -> dict:
         """Sends ``{"cmd": cmd, **fields}`` and returns the reply (``ok`` and ``id`` removed)."""
         with self._lock:
-            if self.closed:
-                raise PeggleError("closed", "the client is closed")
             if self._dead is not None:
                 raise self._dead
+            if self.closed:
+                raise PeggleError("closed", "the client is closed")
             if os.getpid() != self._state["owner"]:
                 raise PeggleError("wrong_process", f"this client's server belongs to process {self._state['owner']}; "
                                                    "make environments inside the process that uses them")
@@ -261,11 +314,21 @@ class PeggleClient:
             self._next_id += 1
             line = json.dumps({"cmd": cmd, "id": rid, **fields}, allow_nan=False,
                               separators=(",", ":")).encode() + b"\n"
+            timeout = self._timeout
+            deadline = None if timeout is None else time.monotonic() + timeout
+            expired = lambda: self._timed_out(cmd, rid, timeout)  # noqa: E731
+            view = memoryview(line)
             try:
-                view = memoryview(line)
                 while view:
-                    n = os.write(self._in, view)
+                    try:
+                        n = os.write(self._in, view)
+                    except BlockingIOError:  # the pipe is full: wait for room, until the deadline
+                        if not _ready(self._in, select.POLLOUT, deadline):
+                            raise expired() from None
+                        continue
                     view = view[n:]
+            except PeggleTimeout:
+                raise
             except OSError:
                 raise self._died("stopped reading requests") from None
             except BaseException:
@@ -277,7 +340,7 @@ class PeggleClient:
             # Replies to earlier requests whose wait was interrupted come first: skip them (and
             # their frames).
             while True:
-                reply_line = self._read_line()
+                reply_line = self._read_line(deadline, expired)
                 try:
                     reply = json.loads(reply_line)
                 except ValueError:
@@ -285,7 +348,7 @@ class PeggleClient:
                 n = reply.get("frame_bytes") if isinstance(reply, dict) else None
                 if n is not None:
                     try:
-                        reply[FRAME] = self._read_exact(int(n))
+                        reply[FRAME] = self._read_exact(int(n), deadline, expired)
                     except PeggleServerDied:
                         raise
                     except BaseException:
@@ -302,10 +365,12 @@ class PeggleClient:
             raise PeggleError(str(err.get("code", "unknown")), str(err.get("message", reply_line[:200])))
         return reply
 
-    def _read_line(self, timeout: float | None = None) -> bytes:
+    def _read_line(self, deadline: float | None = None, expired=None) -> bytes:
+        """The next line of output, without its newline. Lines already read into the buffer come
+        first; only when the buffer holds no whole line is the pipe read, after polling it until
+        ``deadline`` (`time.monotonic`) when there is one, past which ``expired()`` is raised."""
         buf = self._buffer
         start = 0
-        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             k = buf.find(b"\n", start)
             if k >= 0:
@@ -313,9 +378,8 @@ class PeggleClient:
                 del buf[:k + 1]
                 return line
             start = len(buf)
-            if deadline is not None:
-                if not _readable(self._out, deadline - time.monotonic()):
-                    raise self._died(f"printed no hello line within {timeout:g} s", kill=True)
+            if deadline is not None and not _ready(self._out, select.POLLIN, deadline):
+                raise expired()
             try:
                 chunk = os.read(self._out, 1 << 20)
             except OSError:
@@ -324,8 +388,9 @@ class PeggleClient:
                 raise self._died("closed its output")
             buf += chunk
 
-    def _read_exact(self, n: int) -> bytearray:
-        """The next ``n`` bytes of output (a binary frame), read straight into a new buffer."""
+    def _read_exact(self, n: int, deadline: float | None = None, expired=None) -> bytearray:
+        """The next ``n`` bytes of output (a binary frame), read straight into a new buffer
+        (waiting until ``deadline`` as `_read_line` does)."""
         buf = self._buffer
         out = bytearray(n)
         have = min(len(buf), n)
@@ -333,6 +398,8 @@ class PeggleClient:
         del buf[:have]
         view = memoryview(out)
         while have < n:
+            if deadline is not None and not _ready(self._out, select.POLLIN, deadline):
+                raise expired()
             try:
                 got = os.readv(self._out, [view[have:]])
             except OSError:
@@ -341,6 +408,21 @@ class PeggleClient:
                 raise self._died("closed its output in the middle of a frame")
             have += got
         return out
+
+    def _timed_out(self, cmd: str, rid: int, timeout: float) -> PeggleTimeout:
+        """The error for a request that got no reply in time: the server is killed (SIGKILL ends
+        a stopped process too) and the client closed, since a late reply would answer the wrong
+        request; remembered, so later calls raise it too."""
+        error = PeggleTimeout(
+            f"peggle serve (pid {self.pid}, {self.path}) did not answer {cmd} (request id {rid}) within "
+            f"the client's timeout of {timeout:g} s; the client killed it and is closed. Make a new environment; "
+            "if the server is only slow (large num_envs, a busy machine), pass a larger timeout=..., or "
+            "timeout=None to wait for ever")
+        self._dead = error
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self.close()
+        return error
 
     def _died(self, what: str, kill: bool = False) -> PeggleServerDied:
         """The error for a server that went away; remembered, so later calls raise it too."""
@@ -444,6 +526,24 @@ def checked_width(width: int | None, name: str) -> int | None:
     if isinstance(width, bool) or not isinstance(width, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number of pixels or None, not {width!r}")
     return int(width)
+
+
+def checked_render_width(width: int | None) -> int | None:
+    """The environments' ``render_width``, checked when they are made (not at the first
+    ``render()``): None, or a whole number in `RGB_WIDTHS`."""
+    width = checked_width(width, "render_width")
+    if width is not None and width not in RGB_WIDTHS:
+        raise ValueError(f"render_width is {width}; it must be in {RGB_WIDTHS.start}...{RGB_WIDTHS.stop - 1} "
+                         "pixels, or None")
+    return width
+
+
+def checked_num_envs(num_envs: Any) -> int:
+    """A vector's ``num_envs`` as an int: Python and numpy integers only (not a bool, a float
+    such as 2.5 or 4.0, or a string); the server checks the range (`make_options`)."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"num_envs must be a positive integer, got {num_envs!r}")
+    return int(num_envs)
 
 
 def decode_info(info: dict) -> dict:
@@ -570,7 +670,7 @@ def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_l
                          "(num_levels=..., start_level=..., distribution_mode=...)")
     fields["obs_encoding"] = "f32"
     fields.update(options)
-    fields.update(num_envs=int(num_envs), autoreset=autoreset, info_layout=info_layout)
+    fields.update(num_envs=checked_num_envs(num_envs), autoreset=autoreset, info_layout=info_layout)
     return fields
 
 
@@ -600,9 +700,11 @@ class SeededCycleWarning:
                           "seed mod len(levels), or reset() without a seed to go on cycling", stacklevel=3)
 
 
-def start(peggle_path: str | os.PathLike | None, fields: dict) -> tuple[PeggleClient, dict]:
-    """Starts a server and makes the environments; the server is closed again if make fails."""
-    client = PeggleClient(peggle_path)
+def start(peggle_path: str | os.PathLike | None, fields: dict,
+          timeout: float | None = None) -> tuple[PeggleClient, dict]:
+    """Starts a server (with the client's reply ``timeout``) and makes the environments; the
+    server is closed again if make fails."""
+    client = PeggleClient(peggle_path, timeout=timeout)
     try:
         return client, client.request("make", **fields)
     except BaseException:
@@ -615,7 +717,8 @@ _OPTIONS: dict[str, dict] = {}
 
 def make_options(peggle_path: str | os.PathLike | None = None) -> dict[str, dict]:
     """Every option the environments take (`PeggleEnv`'s and `PeggleVectorEnv`'s keyword
-    arguments besides the levels, ``render_mode``, ``render_width`` and ``peggle_path``), by name,
+    arguments besides the levels, ``render_mode``, ``render_width``, ``peggle_path`` and
+    ``timeout``), by name,
     as the `peggle` binary describes them: type, default, range or choices, and a doc line. The
     binary is the one place the defaults are written; this asks it once per binary."""
     path = find_peggle(peggle_path)

@@ -7,8 +7,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_width, decode_info, decode_obs,
-                     decode_rgb, level_option, make_request, server_seed, space_from)
+from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_render_width, checked_timeout,
+                     checked_width, decode_info, decode_obs, decode_rgb, level_option, make_request, server_seed,
+                     space_from)
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
@@ -26,11 +27,14 @@ class PeggleEnv(Replayable, gym.Env):
         render_mode: ``None``, ``"ansi"`` (the server's 80 x 30 text picture with a status
             line) or ``"rgb_array"`` (the board as a ``uint8`` array of ``(height, width, 3)``,
             drawn by the server's rasteriser in the SVG picture's colours, without text).
-        render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (the server checks
-            it at the first `render`); the height follows the board (600 / 800 of the width).
-            ``None``: one pixel per board unit, 800 x 600.
+        render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (checked here:
+            ``TypeError`` or ``ValueError``); the height follows the board (600 / 800 of the
+            width). ``None``: one pixel per board unit, 800 x 600.
         peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
             repository's ``.build/release/peggle``).
+        timeout: seconds the client waits for each reply (make's included), None (the default)
+            for ever. Past it `peggle_gym.PeggleTimeout` is raised, the server is killed and the
+            environment is closed. A client option: it is not sent to the server.
         **options: the environment's options, passed to the server as given (None: its
             default). `peggle_gym.make_options()` lists each with its type, range, default and
             meaning, as the binary reports them; docs/environment.md explains them. The main
@@ -61,15 +65,15 @@ class PeggleEnv(Replayable, gym.Env):
 
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
                  render_mode: str | None = None, render_width: int | None = None,
-                 peggle_path: str | os.PathLike | None = None, **options: Any):
+                 peggle_path: str | os.PathLike | None = None, timeout: float | None = None, **options: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
         fields = make_request(levels if levels is not None else level, options, num_envs=1, autoreset="disabled")
         self.render_mode = render_mode
-        self.render_width = checked_width(render_width, "render_width")
-        self.client, made = start(peggle_path, fields)
+        self.render_width = checked_render_width(render_width)
+        self.client, made = start(peggle_path, fields, checked_timeout(timeout))
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty

@@ -99,11 +99,12 @@ class Replayable:
                                           "replays them; reset(seed=...) first")
         state = {k: v for k, v in self.__dict__.items() if k not in ("client", "_replay")}
         state["_replay"] = list(self._replay)
+        state["_timeout"] = client.timeout  # the copy's client waits as this one does
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self.client, _ = start(self._peggle_path, self._make_fields)
+        self.client, _ = start(self._peggle_path, self._make_fields, self.__dict__.pop("_timeout", None))
         replay, self._replay, self._replay_actions = self._replay, [], 0
         for cmd, fields in replay:
             self._send(cmd, **fields)

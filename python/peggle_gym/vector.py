@@ -9,8 +9,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (SeededCycleWarning, start, action_values, checked_width, cores, decode_info, decode_info_columns,
-                     decode_obs, decode_rgb, level_option, make_request, server_seed, space_from)
+from .client import (SeededCycleWarning, start, action_values, checked_num_envs, checked_render_width, checked_timeout,
+                     checked_width, cores, decode_info, decode_info_columns, decode_obs, decode_rgb, level_option,
+                     make_request, server_seed, space_from)
 from .state import Replayable, Snapshot
 
 _MODES = {
@@ -59,13 +60,16 @@ class PeggleVectorEnv(Replayable, VectorEnv):
     (results are identical for any thread count). ``render()`` returns every
     environment's picture in a tuple, as `gymnasium.vector.SyncVectorEnv` does: text with
     ``render_mode="ansi"``, ``uint8`` arrays of ``(height, width, 3)`` with ``"rgb_array"``
-    (``render_width`` pixels wide, as for `PeggleEnv`).
+    (``render_width`` pixels wide, as for `PeggleEnv`). ``num_envs`` must be an integer (a
+    float or string is refused, not rounded); ``timeout`` as for `PeggleEnv`.
     """
 
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
                  levels: list | None = None, autoreset: AutoresetMode | str = "next_step",
                  render_mode: str | None = None, render_width: int | None = None,
-                 peggle_path: str | os.PathLike | None = None, info_layout: str = "columns", **options: Any):
+                 peggle_path: str | os.PathLike | None = None, info_layout: str = "columns",
+                 timeout: float | None = None, **options: Any):
+        num_envs = checked_num_envs(num_envs)
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode {render_mode!r} is not None, 'ansi' or 'rgb_array'")
         if level is not None and levels is not None:
@@ -73,17 +77,19 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         if info_layout not in ("columns", "rows"):
             raise ValueError(f"info_layout {info_layout!r} is not 'columns' or 'rows'")
         mode_enum = _autoreset_mode(autoreset)
+        render_width = checked_render_width(render_width)
+        timeout = checked_timeout(timeout)
         if options.get("threads") is None:
-            options["threads"] = max(1, min(int(num_envs), cores()))
+            options["threads"] = max(1, min(num_envs, cores()))
         fields = make_request(levels if levels is not None else level, options, num_envs=num_envs,
                               autoreset=_MODES[mode_enum], info_layout=info_layout)
         self._columns = info_layout == "columns"
-        self.client, made = start(peggle_path, fields)
+        self.client, made = start(peggle_path, fields, timeout)
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         self.num_envs = int(made["num_envs"])
         self.render_mode = render_mode
-        self.render_width = checked_width(render_width, "render_width")
+        self.render_width = render_width
         self.metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1, "autoreset_mode": mode_enum}
         #: The levels' names, in order (empty with procedural levels).
         self.level_names: list[str] = list(made["levels"])

@@ -111,18 +111,24 @@ def test_vector_render_is_a_tuple_of_frames_like_sync_vector_env(make_vec, peggl
 
 
 def test_a_bad_width_gets_the_servers_message(make_env, make_vec):
-    env = make_env(render_mode="rgb_array", render_width=5)
+    # render_width is checked when the environment is made (test_hostile_inputs.py); a width
+    # given to render_rgb is the server's to check.
+    with pytest.raises(ValueError, match=r"^render_width is 5; it must be in 16\.\.\.4096 pixels, or None$"):
+        make_env(render_mode="rgb_array", render_width=5)
+    with pytest.raises(ValueError, match=r"^render_width is 10000; it must be in 16\.\.\.4096 pixels, or None$"):
+        make_vec(num_envs=2, render_mode="rgb_array", render_width=10_000)
+    env = make_env(render_mode="rgb_array")
     env.reset(seed=0)
     with pytest.raises(PeggleError) as e:
-        env.render()
+        env.render_rgb(width=5)
     assert e.value.code == "bad_request"
     assert e.value.message == '"width" is 5; it must be in 16...4096'
     with pytest.raises(PeggleError, match=r'"width" is 5000; it must be in 16\.\.\.4096'):
         env.render_rgb(width=5000)
-    vec = make_vec(num_envs=2, render_mode="rgb_array", render_width=10_000)
+    vec = make_vec(num_envs=2, render_mode="rgb_array")
     vec.reset(seed=0)
     with pytest.raises(PeggleError, match=r'"width" is 10000'):
-        vec.render()
+        vec.render_rgb(1, width=10_000)
     # The environments go on working after a refused render.
     assert env.render_rgb(width=16).shape == (12, 16, 3)
     with pytest.raises(TypeError, match="render_width"):
