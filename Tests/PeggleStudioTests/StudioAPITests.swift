@@ -30,10 +30,15 @@ final class StudioFolder: @unchecked Sendable {
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
 }
 
+extension StudioAddress {
+    /// The address the test router's requests name: authority "localhost", so port 80.
+    static var testRouter: StudioAddress { StudioAddress(host: "127.0.0.1", port: 80) }
+}
+
 /// Runs `test` against the studio's router on `folder`.
 func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path))
-    let app = Application(router: StudioServer.router(api: api, threads: 2))
+    let app = Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter))
     return try await app.test(.router, test)
 }
 
@@ -280,7 +285,8 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
 
     @Test func malformedBodiesAreAnsweredWithA4xxAndAMessage() async throws {
         try await withStudio(try StudioFolder()) { client in
-            let notJSON = try await client.execute(uri: "/api/edit", method: .post, body: ByteBuffer(string: "{\"level\": "))
+            let notJSON = try await client.execute(uri: "/api/edit", method: .post, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: "{\"level\": "))
             #expect(notJSON.status == .badRequest)
             #expect(try errorText(notJSON) == "bad request: the body is not valid JSON")
             let noOp = try await post(client, "/api/edit", ["level": "{}"])
@@ -292,7 +298,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(badLevel.status == .unprocessableContent)
             #expect(try errorText(badLevel).hasPrefix("level: "))
             let big = ByteBuffer(repeating: UInt8(ascii: " "), count: StudioServer.maxBody + 1)
-            let tooLarge = try await client.execute(uri: "/api/edit", method: .post, body: big)
+            let tooLarge = try await client.execute(uri: "/api/edit", method: .post, headers: [.contentType: "application/json"], body: big)
             #expect(tooLarge.status == .contentTooLarge)
             #expect(try errorText(tooLarge) == "the request body is larger than 1024 KB")
         }

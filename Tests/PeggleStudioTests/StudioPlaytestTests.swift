@@ -12,7 +12,7 @@ import Testing
 func withRecordingStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleStore,
                                       _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path), store: store)
-    return try await Application(router: StudioServer.router(api: api, threads: 2)).test(.router, test)
+    return try await Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter)).test(.router, test)
 }
 
 @Suite struct StudioPlaytestTests {
