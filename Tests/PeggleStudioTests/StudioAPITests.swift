@@ -128,7 +128,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         ("..%2Fsecret.json", "'../secret.json' is not a file name in the levels folder (no folders, no '..')"),
         ("%2Fetc%2Fpasswd", "'/etc/passwd' is not a file name in the levels folder (no folders, no '..')"),
         (".hidden.json", "'.hidden.json' is not a file name in the levels folder (no folders, no '..')"),
-        ("notes.txt", "'notes.txt' does not end in .json; level files are .json files"),
+        ("notes.txt", "'notes.txt' does not end in .json (lower case); level files are .json files"),
         ("..", "'..' is not a file name in the levels folder (no folders, no '..')"),
         ("link.json", "'link.json' leads out of the levels folder"),
     ])
