@@ -112,6 +112,10 @@ extension StudioAPI {
         } catch {
             throw StudioError(500, "the game could not be stored: \(error)")
         }
+        // Into the database file now, not only its -wal: a copy of the .sqlite file, or a studio
+        // killed before it closes the database, still holds the game. A reader busy at this moment
+        // leaves part for the next checkpoint (or the close); nothing is lost either way.
+        if outcome == .added { _ = try? store.checkpoint() }
         if outcome == .otherGameStored {
             throw .conflict("\(player) has another game with seed \(request.seed) stored for this level: "
                 + "a new game needs a new seed (New game draws one)")

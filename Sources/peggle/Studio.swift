@@ -68,6 +68,12 @@ struct Studio: ParsableCommand {
             done.signal()
         }
         done.wait()
+        // Every recorded game is already checkpointed (`StudioAPI.record`); closing the last
+        // connection also lets SQLite remove the -wal and -shm files, so the .sqlite file alone
+        // is the database.
+        if let store {
+            do { try store.close() } catch { throw UserError("--db: \(db ?? ""): the database could not be closed (\(error))") }
+        }
         if let message = failure.withLock({ $0 }) { throw UserError(message) }
     }
 }
