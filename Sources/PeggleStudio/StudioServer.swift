@@ -148,6 +148,7 @@ public enum StudioServer {
         guard StudioRating.budgets.contains(budget) else {
             throw .badRequest("bad request: budget: \(budget) is outside \(StudioRating.budgets.lowerBound)...\(StudioRating.budgets.upperBound)")
         }
+        try StudioRating.checkNotHeld(level, rules: api.rules, database: api.store)
         let busy = rating.withLock { running in
             if running { return true }
             running = true
