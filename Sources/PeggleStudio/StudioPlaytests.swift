@@ -17,7 +17,8 @@ public struct FinishedGameRequest: Decodable, Sendable {
 }
 
 extension StudioAPI {
-    /// The longest player name, in characters.
+    /// The longest player name, in characters as every name counts them (`Level.characters(in:)`:
+    /// Unicode scalars, so also at most `Level.maxBytes(40)` = 160 bytes).
     public static let maxPlayerName = 40
 
     /// What `/api/games` did: the game as stored, or found stored already.
@@ -46,8 +47,9 @@ extension StudioAPI {
     static func playerName(_ text: String) throws(StudioError) -> String {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .badRequest("bad request: player: the name is empty; type a name to record games") }
-        guard name.count <= maxPlayerName else {
-            throw .badRequest("bad request: player: \(name.count) characters; at most \(maxPlayerName)")
+        let length = Level.characters(in: name)
+        guard length <= maxPlayerName else {
+            throw .badRequest("bad request: player: \(length) characters (Unicode code points); at most \(maxPlayerName)")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .badRequest("bad request: player: the name holds a control character")
