@@ -401,3 +401,35 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         }
     }
 }
+
+/// Valid JSON with a number its field cannot hold is refused naming the field and the value, not
+/// as "not valid JSON" (which is all Foundation's decoder says of it on Linux).
+@Suite struct StudioNumberTests {
+    static let mine = LevelCodec.encode(StudioFolder.mine)
+
+    /// Expects posting `body` to `uri` to be refused with 400 and `message`.
+    static func said(_ client: any TestClientProtocol, _ uri: String, _ body: String, _ message: String) async throws {
+        let r = try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+        #expect(r.status == .badRequest, "\(uri) \(body.suffix(80))")
+        #expect(try errorText(r) == message, "\(uri) \(body.suffix(80))")
+    }
+
+    @Test func anOutOfRangeNumberIsNamedWithItsField() async throws {
+        let level = String(decoding: try JSONSerialization.data(withJSONObject: Self.mine, options: .fragmentsAllowed), as: UTF8.self)
+        let unsigned = "is not a whole number in 0...18446744073709551615"
+        try await withStudio(try StudioFolder()) { client in
+            for (seed, shown) in [("-1", "-1"), ("18446744073709551616", "18446744073709551616"), ("1e400", "1e400"), ("1.5", "1.5")] {
+                let body = "{\"level\": \(level), \"seed\": \(seed), \"angles\": [0.1, 0.2]}"
+                try await Self.said(client, "/api/play", body, "bad request: seed: \(shown) \(unsigned)")
+                try await Self.said(client, "/api/games", "{\"level\": \(level), \"seed\": \(seed), \"angles\": [], \"player\": \"A\"}", "bad request: seed: \(shown) \(unsigned)")
+            }
+            try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 1, \"angles\": [0.1, 1e400, -1e999]}", "bad request: angles[2]: -1e999 is not a finite number (a double: at most about 1.8e308)")
+            try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1, \"x\": 1e400, \"y\": 2}}", "bad request: op.x: 1e400 is not a finite number (a double: at most about 1.8e308)")
+            try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1e30, \"x\": 1, \"y\": 2}}", "bad request: op.id: 1e30 is not a whole number in -9223372036854775808...9223372036854775807")
+            try await Self.said(client, "/api/rate", "{\"level\": \(level), \"budget\": 9223372036854775808}", "bad request: budget: 9223372036854775808 is not a whole number in -9223372036854775808...9223372036854775807")
+            // Not JSON at all is still said so.
+            try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 01}", "bad request: the body is not valid JSON")
+            try await Self.said(client, "/api/play", "{\"seed\": -1", "bad request: the body is not valid JSON")
+        }
+    }
+}
