@@ -144,9 +144,9 @@ public struct StudioGuard<Context: RequestContext>: RouterMiddleware {
     func refusal(_ request: Request) -> String? {
         let head = request.head
         let what = "\(head.method.rawValue) \(LevelCodec.cut(head.path ?? ""))"
+        guard address.port != nil else { return "refused: the studio is still starting (its port is not known yet); try again" }
         // HTTP/1 puts `Host` in the authority; a `Host` field left beside it is checked as well
         // (HTTPTypes marks the `.host` name unavailable, hence the filter).
-        guard address.port != nil else { return "refused: the studio is still starting (its port is not known yet); try again" }
         let hosts = (head.authority.map { [$0] } ?? []) + request.headers.filter { $0.name.canonicalName == "host" }.map(\.value)
         if hosts.isEmpty { return "refused: \(what) has no Host header; the studio answers requests to \(address.accepted()) only" }
         if let host = hosts.first(where: { !address.allows(authority: $0) }) {
