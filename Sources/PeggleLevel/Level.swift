@@ -102,8 +102,18 @@ public struct Block: Sendable, Equatable, Hashable {
 public struct Level: Sendable, Equatable, Hashable {
     /// The only format version this build reads and writes.
     public static let formatVersion = 1
-    /// Longest `name`, `author` and `description`, in characters: Unicode code points, as JSON
-    /// Schema's `maxLength` counts them (docs/levels.md). Bounds what every tool prints and draws.
+    /// Longest `name`, `author` and `description`, in characters (`characters(in:)`)
+    /// (docs/levels.md). Bounds what every tool prints and draws.
+    /// What a "character" is in every limit on a name the tools store (level names, authors,
+    /// descriptions, the studio's player names): a Unicode scalar (code point), as JSON Schema's
+    /// `maxLength` counts. Not a grapheme cluster (Swift's `count`): one cluster can be a base
+    /// and any number of combining marks, so a limit in clusters bounds no size. A scalar is at
+    /// most 4 bytes of UTF-8, so a limit of n characters is also a cap of `maxBytes(n)` bytes.
+    public static func characters(in text: String) -> Int { text.unicodeScalars.count }
+
+    /// The most UTF-8 bytes a text within `characters` characters can take.
+    public static func maxBytes(_ characters: Int) -> Int { 4 * characters }
+
     public static let maxNameLength = 80
     public static let maxAuthorLength = 80
     public static let maxDescriptionLength = 1000

@@ -116,7 +116,7 @@ extension Level {
         var out: [LevelIssue] = []
         if name.trimmingCharacters(in: .whitespaces).isEmpty { out.append(LevelIssue(path: "name", message: "must not be empty")) }
         func check(_ field: String, _ text: String, limit: Int, breaks: Bool) {
-            let length = text.unicodeScalars.count
+            let length = Self.characters(in: text)
             if length > limit {
                 out.append(LevelIssue(path: field, message: "is \(length) characters long; at most \(limit)"))
             }

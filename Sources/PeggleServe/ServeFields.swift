@@ -55,8 +55,14 @@ struct FieldKey: CodingKey {
 /// name, and a whole number beyond 2^53 (where doubles skip integers) again as a 64-bit integer.
 enum JSONScalar: Decodable {
     case null, bool(Bool), double(Double), int(Int64), uint(UInt64), string(String)
-    /// An array, an object, or a number no double can hold.
+    /// A number beyond a double's range (±1.8e308, such as 1e400): valid JSON, but no Swift
+    /// number holds it (and the decoder does not give its text).
+    case beyondDouble
+    /// An array or an object.
     case other
+
+    /// How a refusal names a `beyondDouble` value.
+    static let beyondDoubleText = "a number beyond ±1.8e308"
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -72,6 +78,9 @@ enum JSONScalar: Decodable {
             self = .bool(b)
         } else if let s = try? c.decode(String.self) {
             self = .string(s)
+        } else if (try? decoder.container(keyedBy: FieldKey.self)) == nil, (try? decoder.unkeyedContainer()) == nil {
+            // Not null, a boolean, a string, an object or a list: a number no double holds.
+            self = .beyondDouble
         } else {
             self = .other
         }
@@ -104,7 +113,7 @@ enum RequestID: Decodable {
         case let .double(d): self = .double(d)
         case let .int(i): self = .int(i)
         case let .uint(u): self = .uint(u)
-        case .null, .other: throw EnvError.badRequest("\"id\" must be a string, a number or a boolean")
+        case .null, .other, .beyondDouble: throw EnvError.badRequest("\"id\" must be a string, a number or a boolean")
         }
     }
 }
@@ -176,6 +185,8 @@ struct Fields {
                 throw EnvError.badRequest("\(field) is \(JSONScalar.describe(d)); it must be in \(range.lowerBound)...\(range.upperBound)")
             }
             value = v
+        case .beyondDouble:
+            throw EnvError.badRequest("\(field) is \(JSONScalar.beyondDoubleText); it must be in \(range.lowerBound)...\(range.upperBound)")
         default: throw EnvError.badRequest("\(field) must be a whole number")
         }
         guard range.contains(value) else {
@@ -189,7 +200,13 @@ struct Fields {
         let field = "\"\(prefix + name)\""
         let s = scalar(name)
         if case .null = s { return nil }
-        guard let d = s.number else { throw EnvError.badRequest("\(field) must be a number") }
+        guard let d = s.number else {
+            if case .beyondDouble = s {
+                throw EnvError.badRequest("\(field) is \(JSONScalar.beyondDoubleText); it must be in "
+                    + "\(LevelCodec.number(range.lowerBound))...\(LevelCodec.number(range.upperBound))")
+            }
+            throw EnvError.badRequest("\(field) must be a number")
+        }
         guard range.contains(d) else {
             throw EnvError.badRequest("\(field) is \(LevelCodec.number(d)); it must be in \(LevelCodec.number(range.lowerBound))...\(LevelCodec.number(range.upperBound))")
         }

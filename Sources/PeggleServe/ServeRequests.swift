@@ -140,13 +140,17 @@ struct StepRequest: Decodable {
         } else if let one = f.singleDouble("actions") {
             actions = [one]
         } else if let list = try? f.list("actions", { s, i in s }) {
-            actions = try list.enumerated().map { i, s in
-                guard let d = s.number else { throw EnvError(.badAction, "step: action \(i) is not a number") }
-                return d
-            }
+            actions = try list.enumerated().map { i, s in try Self.action(s, i) }
         } else {
-            throw EnvError(.badAction, "step: action 0 is not a number")
+            actions = [try Self.action(f.scalar("actions"), 0)]
         }
+    }
+
+    /// Action `i`'s number, or a refusal naming it.
+    static func action(_ s: JSONScalar, _ i: Int) throws -> Double {
+        if let d = s.number { return d }
+        if case .beyondDouble = s { throw EnvError(.badAction, "step: action \(i) is \(JSONScalar.beyondDoubleText)") }
+        throw EnvError(.badAction, "step: action \(i) is not a number")
     }
 }
 

@@ -56,6 +56,22 @@ extension PeggleStore {
         }
     }
 
+    /// Checkpoints the WAL into the database file and closes every connection, so SQLite removes
+    /// the `-wal` and `-shm` files: the `.sqlite` file alone is the database. For a process that
+    /// is stopping (`peggle studio`); the store refuses any use after it. Waits for a read or
+    /// write under way to end.
+    public func close() throws(StoreError) {
+        guard let pool = writer as? DatabasePool else { return }
+        try checkpoint()
+        try attempt(path) {
+            try pool.close()
+            // The pool closes its writer before its readers, and SQLite removes the WAL only when
+            // the last connection to close can write: a connection of our own, opened and closed
+            // alone, is that last one.
+            try DatabaseQueue(path: path).close()
+        }
+    }
+
     /// A connection that only reads `path` (an existing, non-empty database file). With no `-wal`
     /// and no `-shm` beside it, no connection has it open (SQLite removes both when the last one
     /// closes) and the file holds everything: it is opened as immutable, so SQLite creates

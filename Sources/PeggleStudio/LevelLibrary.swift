@@ -1,13 +1,22 @@
 import Foundation
+import Glibc
 import PeggleGame
 import PeggleLevel
 import PeggleLevelFiles
+import Synchronization
 
 /// The studio's folder of levels: the same rules as `peggle level edit` and `level new`. Files
 /// are named by a bare `NAME.json` inside the folder (no folders, no `..`, no absolute paths, no
 /// link that leads out); level names are unique in the folder (case-insensitively); read-only
 /// levels (bundled ones, or files nobody may write) are saved as a copy; every write is atomic.
+/// Level files end in `.json`, lower case, as every tool reads a folder (`LevelFolder`): another
+/// spelling (`X.JSON`) is refused, so no file is saved that the list and the name check miss.
 public struct LevelLibrary: Sendable {
+    /// One save at a time in the process: the check that a name is free and the write that takes
+    /// it are one step, so two saves of one new name cannot both pass the check (one would be
+    /// lost, or two files would hold the name). Saves take milliseconds; one lock for every folder.
+    static let saving = Mutex(())
+
     /// The folder, absolute and with links resolved.
     public let folder: String
 
@@ -77,6 +86,11 @@ public struct LevelLibrary: Sendable {
     ///   level is saved as a copy ("NAME (copy)") in a new file. The name must not be another file's.
     /// - `copy`: save as a copy under a new unique name "NAME (copy)" (duplicate).
     public func save(_ level: Level, file: String?, copy: Bool = false) throws(StudioError) -> Saved {
+        try Self.saving.withLock { _ throws(StudioError) in try saveAlone(level, file: file, copy: copy) }
+    }
+
+    /// `save`, under `saving`.
+    func saveAlone(_ level: Level, file: String?, copy: Bool) throws(StudioError) -> Saved {
         var level = level
         // A read-only level, or a read-only file, is saved as a copy, as `level edit` does.
         var asCopy = copy || level.readOnly
@@ -106,10 +120,43 @@ public struct LevelLibrary: Sendable {
         if let issue = level.textIssues().first { throw .refused("refused: \(issue)") }
         let text = LevelCodec.encode(level)
         let name = (path as NSString).lastPathComponent
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw StudioError(500, "\(name): cannot be written (\(error.localizedDescription))")
-        }
+        try Self.writeWhole(Data(text.utf8), to: path, replacing: target != nil)
         return Saved(file: name, level: text, note: note)
+    }
+
+    /// Writes `data` to `path` whole or not at all: into a hidden temporary file beside it
+    /// (hidden files are never listed), flushed to disk, then renamed over `path` (`replacing`)
+    /// or linked as `path`, which fails rather than replace a file another process made meanwhile.
+    static func writeWhole(_ data: Data, to path: String, replacing: Bool) throws(StudioError) {
+        let name = (path as NSString).lastPathComponent
+        let temp = (LevelFolder.folder(of: path) as NSString).appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+        func failed(_ what: String) -> StudioError {
+            StudioError(500, "\(name): cannot be written (\(what): \(String(cString: strerror(errno))))")
+        }
+        let fd = Glibc.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw failed("creating a temporary file") }
+        defer { unlink(temp) }  // after a rename there is nothing left to remove
+        let written = data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        guard written, fsync(fd) == 0 else {
+            let error = failed("writing")
+            close(fd)
+            throw error
+        }
+        close(fd)
+        if replacing {
+            guard rename(temp, path) == 0 else { throw failed("renaming into place") }
+        } else if link(temp, path) != 0 {
+            if errno == EEXIST { throw .conflict("\(name): a file of that name appeared while saving; it was left as it was, save again") }
+            throw failed("linking into place")
+        }
     }
 
     /// Refuses a name another level of the folder (other than the file `except`) already has.
@@ -131,8 +178,8 @@ public struct LevelLibrary: Sendable {
               !file.hasPrefix("."), file != ".." else {
             throw .badRequest("'\(LevelCodec.cut(file))' is not a file name in the levels folder (no folders, no '..')")
         }
-        guard file.lowercased().hasSuffix(".json") else {
-            throw .badRequest("'\(LevelCodec.cut(file))' does not end in .json; level files are .json files")
+        guard file.hasSuffix(".json") else {
+            throw .badRequest("'\(LevelCodec.cut(file))' does not end in .json (lower case); level files are .json files")
         }
         let path = (folder as NSString).appendingPathComponent(file)
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path

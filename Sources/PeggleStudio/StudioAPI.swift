@@ -31,8 +31,12 @@ public struct StudioAPI: Sendable {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw .badRequest("bad request: \(path(context.codingPath)): \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
-            throw .badRequest(context.codingPath.isEmpty ? "bad request: the body is not valid JSON"
-                : "bad request: \(path(context.codingPath)): \(context.debugDescription)")
+            if context.codingPath.isEmpty {
+                // Also what the decoder says of a number out of its field's range: find it.
+                if let refusal = StudioNumbers.refusal(T.self, data) { throw .badRequest("bad request: \(refusal)") }
+                throw .badRequest("bad request: the body is not valid JSON")
+            }
+            throw .badRequest("bad request: \(path(context.codingPath)): \(context.debugDescription)")
         } catch {
             throw .badRequest("bad request: \(error)")
         }

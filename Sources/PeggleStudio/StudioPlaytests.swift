@@ -17,7 +17,8 @@ public struct FinishedGameRequest: Decodable, Sendable {
 }
 
 extension StudioAPI {
-    /// The longest player name, in characters.
+    /// The longest player name, in characters as every name counts them (`Level.characters(in:)`:
+    /// Unicode scalars, so also at most `Level.maxBytes(40)` = 160 bytes).
     public static let maxPlayerName = 40
 
     /// What `/api/games` did: the game as stored, or found stored already.
@@ -46,8 +47,9 @@ extension StudioAPI {
     static func playerName(_ text: String) throws(StudioError) -> String {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .badRequest("bad request: player: the name is empty; type a name to record games") }
-        guard name.count <= maxPlayerName else {
-            throw .badRequest("bad request: player: \(name.count) characters; at most \(maxPlayerName)")
+        let length = Level.characters(in: name)
+        guard length <= maxPlayerName else {
+            throw .badRequest("bad request: player: \(length) characters (Unicode code points); at most \(maxPlayerName)")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .badRequest("bad request: player: the name holds a control character")
@@ -112,6 +114,10 @@ extension StudioAPI {
         } catch {
             throw StudioError(500, "the game could not be stored: \(error)")
         }
+        // Into the database file now, not only its -wal: a copy of the .sqlite file, or a studio
+        // killed before it closes the database, still holds the game. A reader busy at this moment
+        // leaves part for the next checkpoint (or the close); nothing is lost either way.
+        if outcome == .added { _ = try? store.checkpoint() }
         if outcome == .otherGameStored {
             throw .conflict("\(player) has another game with seed \(request.seed) stored for this level: "
                 + "a new game needs a new seed (New game draws one)")

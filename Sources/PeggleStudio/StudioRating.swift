@@ -128,10 +128,7 @@ public enum StudioRating {
                 if case let .progress(played, atMost, _) = event { events(.progress(played: played, atMost: atMost)) }
             }
             summary = try run.run()
-            if let claim = summary.leftToOtherRuns.first?.claim {
-                throw StudioError.conflict("a peggle rate (process \(claim.pid) on \(claim.host)) is rating this level in the "
-                    + "database now; rate again when it has finished")
-            }
+            if let claim = summary.leftToOtherRuns.first?.claim { throw held(claim.process) }
             hash = try PreparedLevel(level, rules: rules).hash
             // This level's games of the run's agents only: a database may hold many levels and people's games.
             let levelID = try store.levels().first { $0.contentHash == hash }?.id
@@ -164,6 +161,30 @@ public enum StudioRating {
         }
         result.stop = summary.measurements.first?.measurement.stop?.rawValue
         return result
+    }
+
+    /// Refuses (409) a rating of `level` while a running `peggle rate` holds it in `database`:
+    /// checked before the reply starts streaming, so the refusal is a status, not a line in a 200.
+    /// (A `peggle rate` that claims the level a moment later is still caught by the run itself,
+    /// and reported as an error line.)
+    static func checkNotHeld(_ level: Level, rules: Rules, database: PeggleStore?) throws(StudioError) {
+        guard let database else { return }
+        do {
+            let hash = try PreparedLevel(level, rules: rules).hash
+            guard let levelID = try database.levels().first(where: { $0.contentHash == hash })?.id,
+                  let claim = try database.claims().first(where: { $0.levelID == levelID }), claim.process.isAlive else { return }
+            throw held(claim.process)
+        } catch let error as StudioError {
+            throw error
+        } catch {
+            throw StudioError(500, "the rating failed: \(error)")
+        }
+    }
+
+    /// The refusal of a level another process is rating.
+    static func held(_ process: ProcessIdentity) -> StudioError {
+        .conflict("a peggle rate (process \(process.pid) on \(process.host)) is rating this level in the "
+            + "database now; rate again when it has finished")
     }
 
     /// The orange pegs' rates over the greedy games near sigma50, replayed from the store.

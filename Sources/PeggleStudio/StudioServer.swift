@@ -21,8 +21,13 @@ public enum StudioServer {
     /// Only one rating runs at a time: it uses every core.
     static let rating = Mutex(false)
 
-    public static func router(api: StudioAPI, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> Router<StudioContext> {
+    /// The studio's routes behind `StudioGuard`: only requests from the studio's own page at
+    /// `address` are answered.
+    public static func router(api: StudioAPI, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                              address: StudioAddress) -> Router<StudioContext> {
         let router = Router(context: StudioContext.self)
+        // First: a router's middleware wraps only the routes added after it.
+        router.add(middleware: StudioGuard(address: address))
         router.get("/") { _, _ in page(PackageResources.index_html, "text/html; charset=utf-8") }
         router.get("/studio.css") { _, _ in page(PackageResources.studio_css, "text/css; charset=utf-8") }
         router.get("/studio.js") { _, _ in page(PackageResources.studio_js, "text/javascript; charset=utf-8") }
@@ -68,16 +73,24 @@ public enum StudioServer {
         return router
     }
 
-    /// Serves the studio on `host:port` until the process is stopped; `started` gets the URL.
-    public static func run(api: StudioAPI, host: String, port: Int, threads: Int,
+    /// Serves the studio on `host:port` until the process gets SIGINT, SIGTERM or SIGHUP;
+    /// `started` gets the URL. Requests must name `host` (or a loopback name when `host` is one,
+    /// or one of `allowedHosts`) with the bound port: `StudioAddress`.
+    public static func run(api: StudioAPI, host: String, port: Int, allowedHosts: [String] = [], threads: Int,
                            started: @escaping @Sendable (String) -> Void) async throws {
-        let app = Application(router: router(api: api, threads: threads), configuration: .init(address: .hostname(host, port: port)),
+        let address = StudioAddress(host: host, port: port, allowedHosts: allowedHosts)
+        let app = Application(router: router(api: api, threads: threads, address: address),
+                              configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { channel in
+                                  // `--port 0`: the port is known only now; the guard reads it from here on.
                                   let p = channel.localAddress?.port ?? port
+                                  address.bound(port: p)
                                   started("http://\(host.contains(":") ? "[\(host)]" : host):\(p)/")
                               },
                               logger: quietLogger())
-        try await app.runService()
+        // A terminal closing (SIGHUP) or a service manager (SIGTERM) stops the studio as Ctrl-C
+        // does: gracefully, so the command closes the database after it (every game in the file).
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint, .sighup])
     }
 
     // MARK: Helpers
@@ -135,6 +148,7 @@ public enum StudioServer {
         guard StudioRating.budgets.contains(budget) else {
             throw .badRequest("bad request: budget: \(budget) is outside \(StudioRating.budgets.lowerBound)...\(StudioRating.budgets.upperBound)")
         }
+        try StudioRating.checkNotHeld(level, rules: api.rules, database: api.store)
         let busy = rating.withLock { running in
             if running { return true }
             running = true

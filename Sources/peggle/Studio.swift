@@ -14,7 +14,9 @@ struct Studio: ParsableCommand {
             + "With --db, every game a person finishes in Play is stored there (agent kind human, with the name typed "
             + "on the page), and so is every Rate (as `peggle rate` stores its games); `peggle report --db` then shows "
             + "the ratings, and human games beside sigma50. "
-            + "Nothing else is written except by Save. Stop with Ctrl-C.")
+            + "Nothing else is written except by Save. The studio answers its own page only: requests naming another host, "
+            + "from another origin, or writing without a JSON body are refused (docs/studio.md, Security). "
+            + "Stop with Ctrl-C (or SIGTERM, SIGHUP): the database is closed whole.")
 
     @Option(help: "The folder of levels to open and save.")
     var levels = "Levels"
@@ -24,6 +26,12 @@ struct Studio: ParsableCommand {
 
     @Option(help: "Address to listen on. The default serves this machine only.")
     var host = "127.0.0.1"
+
+    @Option(name: .customLong("allow-host"),
+            help: ArgumentHelp("Another host name requests may use to reach the studio (repeatable), e.g. this machine's "
+                               + "name on the network with --host 0.0.0.0. Requests naming any other host are refused "
+                               + "(docs/studio.md, Security).", valueName: "name"))
+    var allowHosts: [String] = []
 
     @Option(help: "Worker threads for a rating (default: the machine's cores).")
     var threads: Int?
@@ -35,6 +43,9 @@ struct Studio: ParsableCommand {
     func run() throws {
         guard (0...65535).contains(port) else { throw UserError("--port: \(port) is outside 0...65535") }
         if let threads, threads < 1 || threads > 256 { throw UserError("--threads: \(threads) is outside 1...256") }
+        for name in allowHosts where !StudioAddress.isHostName(name) {
+            throw UserError("--allow-host: '\(name)' is not a host name (a name or an IP address, without a port or scheme)")
+        }
         let library: LevelLibrary
         do { library = try LevelLibrary(folder: levels) } catch { throw UserError("--levels: \(error.message)") }
         var store: PeggleStore?
@@ -48,7 +59,7 @@ struct Studio: ParsableCommand {
         let folder = library.folder
         Task {
             do {
-                try await StudioServer.run(api: api, host: host, port: port, threads: threadCount) { url in
+                try await StudioServer.run(api: api, host: host, port: port, allowedHosts: allowHosts, threads: threadCount) { url in
                     printLine("Peggle Studio: \(url) (levels in \(folder)\(db.map { "; games recorded in \($0)" } ?? ""); Ctrl-C to stop)")
                 }
             } catch {
@@ -57,6 +68,12 @@ struct Studio: ParsableCommand {
             done.signal()
         }
         done.wait()
+        // Every recorded game is already checkpointed (`StudioAPI.record`); closing the last
+        // connection also lets SQLite remove the -wal and -shm files, so the .sqlite file alone
+        // is the database.
+        if let store {
+            do { try store.close() } catch { throw UserError("--db: \(db ?? ""): the database could not be closed (\(error))") }
+        }
         if let message = failure.withLock({ $0 }) { throw UserError(message) }
     }
 }

@@ -47,6 +47,8 @@ struct ServeRequestTests {
         (#""aim_noise": -0.01"#, #""aim_noise" is -0.01; it must be in 0...1"#),
         (#""aim_noise": 1.5"#, #""aim_noise" is 1.5; it must be in 0...1"#),
         (#""aim_noise": "0.02""#, #""aim_noise" must be a number"#),
+        (#""aim_noise": 1e400"#, #""aim_noise" is a number beyond ±1.8e308; it must be in 0...1"#),
+        (#""num_envs": 1e400"#, #""num_envs" is a number beyond ±1.8e308; it must be in 1...4096"#),
         (#""bucket_start": "left""#, #""bucket_start" is "left"; expected one of: centre, random"#),
         (#""encoder": "picture""#, #""encoder" is "picture"; expected one of: objects, grid, pixels, aim"#),
         (#""pixel_width": 96"#, #"make: "pixel_width" applies to the pixels encoder only ("encoder" is "objects")"#),
@@ -104,6 +106,10 @@ struct ServeRequestTests {
         (#"{"cmd": "reset", "reset_mask": [true, 1, false]}"#, #"reset: "reset_mask" must be a list of booleans"#),
         (#"{"cmd": "reset", "seed": 18446744073709551616}"#, #""seed" is 18446744073709551616; it must be in 0...9223372036854775807"#),
         (#"{"cmd": "reset", "seed": 1e300}"#, #""seed" is 1e+300; it must be in 0...9223372036854775807"#),
+        // Valid JSON beyond a double's range: named, not called "not a JSON object".
+        (#"{"cmd": "reset", "seed": 1e400}"#, #""seed" is a number beyond ±1.8e308; it must be in 0...9223372036854775807"#),
+        (#"{"cmd": "reset", "seed": -1}"#, #""seed" is -1; it must be in 0...9223372036854775807"#),
+        (#"{"cmd": "render", "env": -1e999}"#, #""env" is a number beyond ±1.8e308; it must be in 0...9223372036854775807"#),
         (#"{"cmd": "step", "actions": [0, 0, 0], "action": 1}"#, #"step: unknown field "action" (known: actions)"#),
         (#"{"cmd": "render", "fromat": "ansi"}"#, #"render: unknown field "fromat" (known: env, format, width)"#),
         (#"{"cmd": "render", "env": "0"}"#, #""env" must be a whole number"#),
@@ -141,6 +147,8 @@ struct ServeRequestTests {
         _ = try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": 1}"#)
         #expect(try Self.error(s, #"{"cmd": "step", "actions": [0, "a", 0]}"#).message == "step: action 1 is not a number")
         #expect(try Self.error(s, #"{"cmd": "step", "actions": {"0": 1}}"#).message == "step: action 0 is not a number")
+        #expect(try Self.error(s, #"{"cmd": "step", "actions": [0, 0, 1e400]}"#).message == "step: action 2 is a number beyond ±1.8e308")
+        #expect(try Self.error(s, #"{"cmd": "step", "actions": -1e400}"#).message == "step: action 0 is a number beyond ±1.8e308")
         #expect(try Self.error(s, #"{"cmd": "step", "actions": 0.5}"#).message == "got 1 actions for 3 environments")
         #expect(try Self.error(s, #"{"cmd": "step", "actions": [0, 0, 2]}"#).code == "bad_action")
     }

@@ -30,10 +30,15 @@ final class StudioFolder: @unchecked Sendable {
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
 }
 
+extension StudioAddress {
+    /// The address the test router's requests name: authority "localhost", so port 80.
+    static var testRouter: StudioAddress { StudioAddress(host: "127.0.0.1", port: 80) }
+}
+
 /// Runs `test` against the studio's router on `folder`.
 func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path))
-    let app = Application(router: StudioServer.router(api: api, threads: 2))
+    let app = Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter))
     return try await app.test(.router, test)
 }
 
@@ -123,7 +128,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         ("..%2Fsecret.json", "'../secret.json' is not a file name in the levels folder (no folders, no '..')"),
         ("%2Fetc%2Fpasswd", "'/etc/passwd' is not a file name in the levels folder (no folders, no '..')"),
         (".hidden.json", "'.hidden.json' is not a file name in the levels folder (no folders, no '..')"),
-        ("notes.txt", "'notes.txt' does not end in .json; level files are .json files"),
+        ("notes.txt", "'notes.txt' does not end in .json (lower case); level files are .json files"),
         ("..", "'..' is not a file name in the levels folder (no folders, no '..')"),
         ("link.json", "'link.json' leads out of the levels folder"),
     ])
@@ -280,7 +285,8 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
 
     @Test func malformedBodiesAreAnsweredWithA4xxAndAMessage() async throws {
         try await withStudio(try StudioFolder()) { client in
-            let notJSON = try await client.execute(uri: "/api/edit", method: .post, body: ByteBuffer(string: "{\"level\": "))
+            let notJSON = try await client.execute(uri: "/api/edit", method: .post, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: "{\"level\": "))
             #expect(notJSON.status == .badRequest)
             #expect(try errorText(notJSON) == "bad request: the body is not valid JSON")
             let noOp = try await post(client, "/api/edit", ["level": "{}"])
@@ -292,7 +298,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(badLevel.status == .unprocessableContent)
             #expect(try errorText(badLevel).hasPrefix("level: "))
             let big = ByteBuffer(repeating: UInt8(ascii: " "), count: StudioServer.maxBody + 1)
-            let tooLarge = try await client.execute(uri: "/api/edit", method: .post, body: big)
+            let tooLarge = try await client.execute(uri: "/api/edit", method: .post, headers: [.contentType: "application/json"], body: big)
             #expect(tooLarge.status == .contentTooLarge)
             #expect(try errorText(tooLarge) == "the request body is larger than 1024 KB")
         }
@@ -392,6 +398,38 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(try errorText(r) == "bad request: budget: 4 is outside 8...160")
             let empty = try await post(client, "/api/rate", ["level": LevelCodec.encode(Level(name: "Empty"))])
             #expect(try errorText(empty) == "the level cannot be rated yet: pegs: a classic level needs at least one orange peg")
+        }
+    }
+}
+
+/// Valid JSON with a number its field cannot hold is refused naming the field and the value, not
+/// as "not valid JSON" (which is all Foundation's decoder says of it on Linux).
+@Suite struct StudioNumberTests {
+    static let mine = LevelCodec.encode(StudioFolder.mine)
+
+    /// Expects posting `body` to `uri` to be refused with 400 and `message`.
+    static func said(_ client: any TestClientProtocol, _ uri: String, _ body: String, _ message: String) async throws {
+        let r = try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+        #expect(r.status == .badRequest, "\(uri) \(body.suffix(80))")
+        #expect(try errorText(r) == message, "\(uri) \(body.suffix(80))")
+    }
+
+    @Test func anOutOfRangeNumberIsNamedWithItsField() async throws {
+        let level = String(decoding: try JSONSerialization.data(withJSONObject: Self.mine, options: .fragmentsAllowed), as: UTF8.self)
+        let unsigned = "is not a whole number in 0...18446744073709551615"
+        try await withStudio(try StudioFolder()) { client in
+            for (seed, shown) in [("-1", "-1"), ("18446744073709551616", "18446744073709551616"), ("1e400", "1e400"), ("1.5", "1.5")] {
+                let body = "{\"level\": \(level), \"seed\": \(seed), \"angles\": [0.1, 0.2]}"
+                try await Self.said(client, "/api/play", body, "bad request: seed: \(shown) \(unsigned)")
+                try await Self.said(client, "/api/games", "{\"level\": \(level), \"seed\": \(seed), \"angles\": [], \"player\": \"A\"}", "bad request: seed: \(shown) \(unsigned)")
+            }
+            try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 1, \"angles\": [0.1, 1e400, -1e999]}", "bad request: angles[2]: -1e999 is not a finite number (a double: at most about 1.8e308)")
+            try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1, \"x\": 1e400, \"y\": 2}}", "bad request: op.x: 1e400 is not a finite number (a double: at most about 1.8e308)")
+            try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1e30, \"x\": 1, \"y\": 2}}", "bad request: op.id: 1e30 is not a whole number in -9223372036854775808...9223372036854775807")
+            try await Self.said(client, "/api/rate", "{\"level\": \(level), \"budget\": 9223372036854775808}", "bad request: budget: 9223372036854775808 is not a whole number in -9223372036854775808...9223372036854775807")
+            // Not JSON at all is still said so.
+            try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 01}", "bad request: the body is not valid JSON")
+            try await Self.said(client, "/api/play", "{\"seed\": -1", "bad request: the body is not valid JSON")
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
 func withRecordingStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleStore,
                                       _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path), store: store)
-    return try await Application(router: StudioServer.router(api: api, threads: 2)).test(.router, test)
+    return try await Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter)).test(.router, test)
 }
 
 @Suite struct StudioPlaytestTests {
@@ -98,11 +98,21 @@ func withRecordingStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleSto
             #expect(try errorText(empty) == "bad request: player: the name is empty; type a name to record games")
             let long = try await post(client, "/api/games", ["level": mine, "seed": 1, "angles": [0.0],
                                                              "player": String(repeating: "a", count: 41)])
-            #expect(try errorText(long) == "bad request: player: 41 characters; at most 40")
+            #expect(try errorText(long) == "bad request: player: 41 characters (Unicode code points); at most 40")
+            // One grapheme cluster of 400 KB (a letter and 200,000 combining marks) is 200,001
+            // characters as names count them, not 1: refused, not stored.
+            let heavy = "a" + String(repeating: "\u{301}", count: 200_000)
+            let huge = try await post(client, "/api/games", ["level": mine, "seed": 1, "angles": [0.0], "player": heavy])
+            #expect(huge.status == .badRequest)
+            #expect(try errorText(huge) == "bad request: player: 200001 characters (Unicode code points); at most 40")
+            // 40 four-byte characters (160 bytes) are a name.
+            let emoji = try await post(client, "/api/games", ["level": mine, "seed": 1, "angles": [0.0],
+                                                              "player": String(repeating: "\u{1F3AF}", count: 40)])
+            #expect(emoji.status == .ok, "\(String(buffer: emoji.body))")
             let missing = try await post(client, "/api/games", ["level": mine, "seed": 1, "angles": [0.0]])
             #expect(try errorText(missing) == "bad request: player is missing")
         }
-        #expect(try store.counts().episodes == 0)
+        #expect(try store.counts().episodes == 1)  // the 40-emoji player's game only
         try await withStudio(folder) { client in
             let config = try json(try await client.execute(uri: "/api/config", method: .get).body)
             #expect(config["recording"] as? Bool == false)

@@ -52,6 +52,8 @@ extension StudioRateTests {
         #expect(try store.claim(levels: [levelID], runID: other).isEmpty)  // taken; this process is alive, so it holds
         try await withRecordingStudio(folder, store) { client in
             let r = try await Self.rate(client, LevelCodec.encode(StudioFolder.mine))
+            // A status before anything streams, not an error line in a 200.
+            #expect(r.status == .conflict)
             #expect(r.result == nil)
             #expect(r.error == "a peggle rate (process \(ProcessIdentity.current.pid) on \(ProcessIdentity.current.host)) is "
                 + "rating this level in the database now; rate again when it has finished")

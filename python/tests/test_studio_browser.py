@@ -8,13 +8,18 @@ it in the database and in `peggle report`'s humans.csv and report.html.
 Set PEGGLE_STUDIO_SCREENSHOTS=DIR to keep screenshots of the designer, a shot in flight and a
 rating (docs/studio.md's pictures come from there)."""
 import csv
+import html
+import http.server
 import json
 import os
 import pathlib
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from selenium import webdriver
@@ -55,14 +60,19 @@ def studio(peggle_bin, tmp_path):
         stop(proc)
 
 
-@pytest.fixture
-def browser():
+def chromium(*more):
+    """Headless chromium under Selenium, with more command-line switches."""
     assert CHROMIUM and CHROMEDRIVER, "the browser tests need Debian's chromium and chromium-driver (scripts/test installs them)"
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000", *more):
         options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture
+def browser():
+    driver = chromium()
     try:
         yield driver
     finally:
@@ -310,3 +320,103 @@ def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_r
     assert rated["sigma50_rad"] != ""
     html = (out / "report.html").read_text()
     assert "Human playtests: <b>1</b> game by 1 player, 1 won: win rate <b>1.00</b>" in html
+
+
+# Another site's page (served from another port of 127.0.0.1, the nearest a foreign origin can
+# be) trying to write into the studio the ways a browser lets it without asking: a form post
+# (text/plain, shaped so its body is JSON), and `fetch` "simple requests" (no-cors, a text/plain,
+# form or multipart body). A JSON fetch needs a CORS preflight, which the studio never approves.
+ATTACK = """<!doctype html><title>another site</title>
+<form id="form" method="POST" enctype="text/plain" target="sink" action="STUDIO/api/levels">
+<input type="hidden" name="NAME" value="VALUE"></form>
+<iframe name="sink" id="sink"></iframe>
+<script>
+const studio = STUDIO_JSON, writes = WRITES_JSON;
+window.sent = null;
+async function attack() {
+  const sent = [];
+  for (const [path, body] of writes) {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      try { await fetch(studio + path, {method: "POST", mode: "no-cors", headers: {"Content-Type": type}, body}); sent.push("sent"); }
+      catch (e) { sent.push("failed"); }
+    }
+    try { await fetch(studio + path, {method: "POST", headers: {"Content-Type": "application/json"}, body}); sent.push("json answered"); }
+    catch (e) { sent.push("json blocked"); }
+  }
+  document.getElementById("sink").onload = () => { window.sent = sent; };
+  document.getElementById("form").submit();
+}
+attack();
+</script>"""
+
+
+def test_a_page_on_another_origin_cannot_write_and_a_rebound_name_cannot_read(peggle_bin, tmp_path):
+    folder, db = tmp_path / "levels", tmp_path / "studio.sqlite"
+    folder.mkdir()
+    (folder / "one-shot.json").write_text(json.dumps(ONE_SHOT))
+    before = sorted((p.name, p.read_text()) for p in folder.iterdir())
+    proc, url = serve(peggle_bin, folder, "--db", str(db))
+    studio = url.rstrip("/")
+    port = int(studio.rsplit(":", 1)[1])
+    intruder = dict(ONE_SHOT, name="Intruder")
+    writes = [["/api/levels", json.dumps({"level": json.dumps(intruder)})],
+              ["/api/levels", json.dumps({"level": json.dumps(intruder), "file": "one-shot.json"})],
+              ["/api/games", json.dumps({"level": json.dumps(ONE_SHOT), "seed": 1, "angles": [0], "player": "Mallory"})]]
+    # The form's body is NAME=VALUE: NAME opens the JSON and VALUE closes it.
+    name = '{"level": ' + json.dumps(json.dumps(intruder)) + ', "pad": "'
+    page = (ATTACK.replace("STUDIO_JSON", json.dumps(studio)).replace("WRITES_JSON", json.dumps(writes))
+            .replace("STUDIO", studio).replace("NAME", html.escape(name)).replace("VALUE", html.escape('"}')))
+
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    # The browser resolves rebound.test to 127.0.0.1, as a DNS-rebinding site's name would.
+    d = chromium("--host-resolver-rules=MAP rebound.test 127.0.0.1")
+    try:
+        d.get(f"http://127.0.0.1:{site.server_address[1]}/")
+        WebDriverWait(d, 30).until(lambda d: js(d, "window.sent") is not None)
+        sent = js(d, "window.sent")
+        # The simple requests went out (and were refused); the JSON ones never left the browser.
+        assert sent == ["sent", "sent", "sent", "json blocked"] * 3, sent
+
+        # Through a rebound name the studio's page and replies are refused: nothing to read.
+        d.get(f"http://rebound.test:{port}/api/levels")
+        text = d.find_element(By.TAG_NAME, "body").text
+        assert f"refused: Host 'rebound.test:{port}' is not this studio's address" in text, text
+        assert "one-shot.json" not in text
+
+        # The same request from the studio's own page goes through: the check is not in the way.
+        wait = open_studio(d, url)
+        wait.until(lambda d: js(d, "document.querySelectorAll('#level-list li').length") == 1)
+    finally:
+        d.quit()
+        site.shutdown()
+        stop(proc)
+
+    assert sorted((p.name, p.read_text()) for p in folder.iterdir()) == before
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT count(*) FROM episode").fetchone() == (0,)
+    # And what the refusals say, asked directly.
+    proc, url = serve(peggle_bin, folder, "--db", str(db))
+    try:
+        request = urllib.request.Request(url + "api/levels", data=writes[0][1].encode(), method="POST",
+                                         headers={"Content-Type": "text/plain"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 403
+        assert json.loads(refused.value.read())["error"].startswith(
+            "refused: POST /api/levels needs Content-Type: application/json (given: 'text/plain')")
+    finally:
+        stop(proc)
+    assert sorted((p.name, p.read_text()) for p in folder.iterdir()) == before

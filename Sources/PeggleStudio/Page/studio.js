@@ -34,10 +34,12 @@ window.studio = studio;  // for the browser tests and the curious
 
 // MARK: server
 
+// Every write is JSON: the studio refuses any other POST (docs/studio.md, Security).
 async function api(method, path, body) {
+  const writes = method !== "GET";
   const res = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
+    method, headers: writes ? { "Content-Type": "application/json" } : {},
+    body: writes ? JSON.stringify(body ?? {}) : undefined,
   });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
   if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
