@@ -222,8 +222,9 @@ def tiny_pegs():
 
 
 def tilted_bricks():
-    """48 bricks 40 x 10 in four zigzag rows, tilted +-0.5 rad in turn; oranges at random."""
-    base = Level("", "", ("classic", 10))
+    """48 bricks 40 x 10 in four zigzag rows, tilted +-0.5 rad in turn, and 5 balls; oranges at
+    random."""
+    base = Level("", "", ("classic", 5))
     for r, y in enumerate((190, 290, 390, 490)):
         for c in range(12):
             x = 70 + 60 * c + (30 if r % 2 else 0)
@@ -232,18 +233,19 @@ def tilted_bricks():
             base.brick("blue", x, y, 40, 10, 0.5 if (c + r) % 2 == 0 else -0.5)
     order = list(range(len(base.pegs)))
     random.Random(35004).shuffle(order)
-    return orange_family("Tilted bricks", base, order, [2, 4, 6, 8, 10, 12])
+    return orange_family("Tilted bricks", base, order, [3, 6, 9, 12, 15, 18])
 
 
 def boulders():
-    """Big pegs of radius 24 (the generator's largest is 14), sparse; oranges from the most exposed
-    down, so each level adds pegs fewer first shots touch."""
-    base = Level("", "", ("classic", 10))
+    """Big pegs of radius 24 (the generator's largest is 14), sparse, and 4 balls (a board this open
+    is won at any aim noise with 10); oranges from the most exposed down, so each level adds pegs
+    fewer first shots touch."""
+    base = Level("", "", ("classic", 4))
     for (x, y) in honeycomb(80, 740, 170, 5, 100, 88):
         base.peg("blue", x, y, 24)
     exp = exposure(base)
     order = sorted(range(len(base.pegs)), key=lambda i: (-exp[i], base.pegs[i]["y"], base.pegs[i]["x"]))
-    return orange_family("Boulders", base, order, [2, 3, 5, 7, 9, 11])
+    return orange_family("Boulders", base, order, [2, 4, 6, 9, 12, 15])
 
 
 def dense_wall():
