@@ -8,9 +8,10 @@ sigma50s are all equal has no rho ("n/a"). Python 3 standard library only.
     python3 scripts/family_order.py --peggle .build/release/peggle                 # the estimate
     python3 scripts/family_order.py --peggle BIN --difficulty famreport/difficulty.csv   # and the rater
 
-The rater's column reads sigma50 by level name from a `peggle report` difficulty.csv; a bound
-(`<` or `>`) counts as its value and is marked in the per-level lines; families not in the file
-are left out of the rater's column.
+The rater's column reads sigma50 from a `peggle report` difficulty.csv by the level's content
+hash (a database may also hold earlier versions of a family under the same names); a bound (`<`
+or `>`) counts as its value and is marked in the per-level lines; a family with a level not in
+the file has no rater's rho.
 """
 import argparse
 import csv
@@ -63,7 +64,7 @@ def main():
         with open(args.difficulty, newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 if row["sigma50_rad"]:
-                    rated[row["level"]] = (row["sigma50_relation"], float(row["sigma50_rad"]))
+                    rated[row["level_hash"]] = (row["sigma50_relation"], float(row["sigma50_rad"]))
 
     print("family | levels | estimate rho | rater rho | estimate sigma50 by level | rater sigma50 by level")
     for folder in sorted(p for p in pathlib.Path(args.families).iterdir() if p.is_dir()):
@@ -74,7 +75,9 @@ def main():
         est = json.loads(out.stdout)
         index = list(range(1, len(files) + 1))
         e_rho = spearman(index, [-math.log(e["sigma50"]) for e in est])
-        names = [json.loads(p.read_text())["name"] for p in files]
+        features = subprocess.run([args.peggle, "estimate", "--features", *map(str, files)], capture_output=True,
+                                  text=True, check=True).stdout.splitlines()
+        names = [row["level_hash"] for row in csv.DictReader(features)]   # in file order
         r_text, r_rho = "", ""
         if all(n in rated for n in names):
             r_rho = fmt(spearman(index, [-math.log(rated[n][1]) for n in names]))
