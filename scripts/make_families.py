@@ -194,8 +194,8 @@ def open_rows():
 
 def under_shelves():
     """Two open rows above three long shelves, four rows beneath them. Level 1's three oranges
-    are the pegs most first shots touch; each next level adds the least exposed pegs left (under
-    the shelves, low down), so the oranges it adds are the hard-to-reach ones."""
+    are the pegs most first shots touch; each next level adds pegs under the shelves that no
+    free-flying first shot touches, so the oranges it adds are the hard-to-reach ones."""
     base = Level("", "", ("classic", 10))
     for (x, y) in honeycomb(80, 720, 160, 2, 64, 56):
         base.peg("blue", x, y, 12)
@@ -208,7 +208,7 @@ def under_shelves():
     # Hidden: pegs under the shelves that no free-flying first shot touches, in a fixed random order.
     hidden = [i for i in range(len(base.pegs)) if exp[i] == 0 and base.pegs[i]["y"] > 300]
     random.Random(35002).shuffle(hidden)
-    return orange_family("Under shelves", base, by_exposure[:3] + hidden, [3, 4, 5, 6, 7, 8])
+    return orange_family("Under shelves", base, by_exposure[:3] + hidden, [3, 4, 6, 8, 11, 14])
 
 
 def tiny_pegs():
@@ -363,7 +363,7 @@ def short_clock():
 
 def dodge_marathon():
     """Dodge through a field with three carved tunnels (free-flight paths at -0.45, 0.05 and 0.4
-    rad, 6 units of slack); 1, 2, 3, 5, 7, 9 clean shots (the generator asks 3 to 5)."""
+    rad, 6 units of slack); 1, 2, 4, 8, 16, 32 clean shots (the generator asks 3 to 5)."""
     tunnels = [free_flight(a) for a in (-0.45, 0.05, 0.4)]
     base = Level("", "", ("dodge", 1))
     for (x, y) in honeycomb(60, 745, 150, 7, 64, 55):
@@ -375,7 +375,7 @@ def dodge_marathon():
     rng.shuffle(idx)
     for i in idx[:len(idx) // 5]:
         base.pegs[i]["kind"] = "orange"
-    shots = [1, 2, 3, 5, 7, 9]
+    shots = [1, 2, 4, 8, 16, 32]
     levels = []
     for k, s in enumerate(shots, 1):
         what = (f"dodge: {s} clean shots" + (f" (level {k - 1}: {shots[k - 2]})" if k > 1 else "")
