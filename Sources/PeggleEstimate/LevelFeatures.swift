@@ -39,6 +39,9 @@ public struct LevelFeatures: Sendable, Equatable {
 
     public let values: [Double]
 
+    /// Features given directly (tests of the model).
+    init(values: [Double]) { self.values = values }
+
     public init(_ prepared: PreparedLevel) {
         let level = prepared.level, start = prepared.start
         let orange = Double(prepared.start.orangeTotal)

@@ -25,6 +25,11 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var fittedOn: String
     /// The kernel part; nil: the model is linear.
     public var kernel: Kernel?
+    /// How far (`distance`) from every fitted level a level may lie before the estimate is a
+    /// guess: 95% of the fitted levels had another that close (`reachQuantile`). Not in the file:
+    /// `decode` computes it from the kernel's rows (the built-in model's is 0.858); nil for a
+    /// linear model, which never says it is guessing.
+    public var reach: Double? = nil
 
     /// Adds sum_i alpha_i exp(-|z - rows_i|^2 / (2 lengthScale^2 d)) to the prediction, where z is
     /// the level's standardised features and d their count: near a fitted level, the prediction
@@ -81,7 +86,9 @@ public struct EstimateModel: Codable, Sendable, Equatable {
             }
         }
         try m.checkFinite()
-        return m
+        var checked = m
+        checked.reach = m.computedReach()
+        return checked
     }
 
     /// Refuses a model that cannot predict a number: a value that is not finite (naming the field
@@ -124,18 +131,50 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     }
 
     /// ln sigma50 predicted for standardised features `z` ((value - mean) / scale).
-    func predictLog(standardised z: [Double]) -> Double {
+    func predictLog(standardised z: [Double]) -> Double { predict(standardised: z).log }
+
+    /// ln sigma50 predicted for standardised features `z`, and the distance from `z` to the
+    /// nearest fitted level (`distance(_:_:)`; nil for a linear model, which keeps no levels).
+    func predict(standardised z: [Double]) -> (log: Double, nearest: Double?) {
         var y = intercept
         for k in z.indices { y += weights[k] * z[k] }
-        if let kernel {
-            let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(z.count)
-            for (row, a) in zip(kernel.rows, kernel.alpha) {
-                var d2 = 0.0
-                for k in z.indices { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
-                y += a * exp(-d2 / width)
+        guard let kernel else { return (y, nil) }
+        let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(z.count)
+        var nearest = Double.infinity
+        for (row, a) in zip(kernel.rows, kernel.alpha) {
+            var d2 = 0.0
+            for k in z.indices { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
+            y += a * exp(-d2 / width)
+            nearest = min(nearest, d2)
+        }
+        return (y, (nearest / Double(z.count)).squareRoot())
+    }
+
+    /// How far apart two levels' standardised features are: the root mean square of their
+    /// differences (1 = one standard deviation of the fitted corpus per feature, on average).
+    static func distance(_ a: [Double], _ b: [Double]) -> Double {
+        var d2 = 0.0
+        for k in a.indices { d2 += (a[k] - b[k]) * (a[k] - b[k]) }
+        return (d2 / Double(a.count)).squareRoot()
+    }
+
+    /// The share of fitted levels whose nearest other fitted level lies within `reach`.
+    public static let reachQuantile = 0.95
+
+    /// `reach` from the kernel's rows: the `reachQuantile` quantile of each fitted level's
+    /// distance to its nearest other one (leave-one-out). nil for a linear model.
+    func computedReach() -> Double? {
+        guard let rows = kernel?.rows, rows.count >= 2 else { return nil }
+        var nearest = [Double](repeating: .infinity, count: rows.count)
+        for i in rows.indices {
+            for j in rows.indices where j > i {
+                let d = Self.distance(rows[i], rows[j])
+                nearest[i] = min(nearest[i], d)
+                nearest[j] = min(nearest[j], d)
             }
         }
-        return y
+        nearest.sort()
+        return nearest[Int((Self.reachQuantile * Double(rows.count)).rounded(.up)) - 1]
     }
 }
 
@@ -146,12 +185,23 @@ public struct EstimateModelError: Error, CustomStringConvertible, Equatable {
 }
 
 /// A level's predicted sigma50 with its 95% predictive interval, clamped to the rater's range
-/// (`SkillModel.lowest...highest`), and the tier of the prediction.
+/// (`SkillModel.lowest...highest`), the tier of the prediction, and whether the level lies
+/// outside what the model was fitted on (then the estimate is a guess: the interval is widened
+/// and the tools say "rate it").
 public struct Sigma50Estimate: Sendable, Equatable {
     public var sigma50: Double
     public var low: Double
     public var high: Double
     public var tier: Tier
+    /// The distance from the level's standardised features to the nearest fitted level
+    /// (`EstimateModel.distance`); nil for a linear model.
+    public var distance: Double?
+    /// Whether `distance` is past the model's `reach`. The interval's half-width (in ln sigma50)
+    /// is then 1.96 residual SDs times distance / reach instead of 1.96 (docs/metrics.md).
+    public var outOfDistribution: Bool
+
+    /// What the tools say of an estimate that is out of distribution.
+    public static let guessing = "outside what the estimate was fitted on: rate it"
 
     /// Predicts `level`'s sigma50 with `model` (`LevelFeatures` of the level, then the model).
     public init(_ prepared: PreparedLevel, model: EstimateModel, tierEdges: TierEdges = TierEdges()) {
@@ -159,11 +209,17 @@ public struct Sigma50Estimate: Sendable, Equatable {
     }
 
     public init(features: LevelFeatures, model: EstimateModel, tierEdges: TierEdges = TierEdges()) {
-        let y = model.predictLog(features), z = 1.959964 * model.residualSD
+        let z = features.values.indices.map { (features.values[$0] - model.mean[$0]) / model.scale[$0] }
+        let (y, nearest) = model.predict(standardised: z)
+        distance = nearest
+        var widen = 1.0
+        if let nearest, let reach = model.reach, nearest > reach { widen = nearest / reach }
+        outOfDistribution = widen > 1
+        let half = 1.959964 * model.residualSD * widen
         func clamped(_ x: Double) -> Double { min(max(exp(x), SkillModel.lowest), SkillModel.highest) }
         sigma50 = clamped(y)
-        low = clamped(y - z)
-        high = clamped(y + z)
+        low = clamped(y - half)
+        high = clamped(y + half)
         tier = tierEdges.tier(sigma50: sigma50)
     }
 }

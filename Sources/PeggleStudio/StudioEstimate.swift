@@ -18,6 +18,13 @@ extension StudioAPI {
         public var low: Double, high: Double
         /// A `Tier` raw value ("very hard", "hard", "medium", "easy").
         public var tier: String
+        /// The level lies outside what the estimate was fitted on: the interval is widened and the
+        /// page says "rate it" (`Sigma50Estimate.outOfDistribution`).
+        public var outOfDistribution: Bool
+        /// Distance to the nearest fitted level (`Sigma50Estimate.distance`).
+        public var distance: Double?
+        /// What the page says when the estimate is a guess (`Sigma50Estimate.guessing`), else nil.
+        public var note: String?
     }
 
     /// The estimate of a valid level; a level that cannot be played yet is refused (422) with its
@@ -29,6 +36,8 @@ extension StudioAPI {
             throw .refused("the level cannot be estimated yet: \(error)")
         }
         let e = Sigma50Estimate(prepared, model: EstimateModel.builtIn)
-        return Estimated(sigma50: e.sigma50, low: e.low, high: e.high, tier: e.tier.rawValue)
+        return Estimated(sigma50: e.sigma50, low: e.low, high: e.high, tier: e.tier.rawValue,
+                         outOfDistribution: e.outOfDistribution, distance: e.distance,
+                         note: e.outOfDistribution ? Sigma50Estimate.guessing : nil)
     }
 }

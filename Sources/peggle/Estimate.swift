@@ -60,14 +60,16 @@ struct Estimate: ParsableCommand {
         if json {
             let objects: [[String: Any]] = zip(files, zip(prepared, estimates)).map { file, pe in
                 ["level": pe.0.level.name, "file": file, "sigma50": pe.1.sigma50, "sigma50_low": pe.1.low,
-                 "sigma50_high": pe.1.high, "tier": pe.1.tier.rawValue]
+                 "sigma50_high": pe.1.high, "tier": pe.1.tier.rawValue,
+                 "out_of_distribution": pe.1.outOfDistribution, "distance": pe.1.distance ?? NSNull()]
             }
             printLine(try JSON.text(objects))
             return
         }
         for (p, e) in zip(prepared, estimates) {
             func s(_ v: Double) -> String { DecimalText.significant(v, digits: 2) }
-            printLine("\(p.level.name): sigma50 about \(s(e.sigma50)) (95% predictive interval \(s(e.low)) to \(s(e.high))), \(e.tier.rawValue)")
+            printLine("\(p.level.name): sigma50 about \(s(e.sigma50)) (95% predictive interval \(s(e.low)) to \(s(e.high))), \(e.tier.rawValue)"
+                + (e.outOfDistribution ? "; \(Sigma50Estimate.guessing)" : ""))
         }
     }
 

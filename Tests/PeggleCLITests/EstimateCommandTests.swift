@@ -14,7 +14,8 @@ struct EstimateCommandTests {
         #expect(array.map { $0["level"] as? String } == ["First Steps", "Spiral"])
         #expect(array.map { $0["file"] as? String } == Self.levels)
         for o in array {
-            #expect(Set(o.keys) == ["level", "file", "sigma50", "sigma50_low", "sigma50_high", "tier"])
+            #expect(Set(o.keys) == ["level", "file", "sigma50", "sigma50_low", "sigma50_high", "tier", "out_of_distribution",
+                                    "distance"])
             let s = try #require(o["sigma50"] as? Double), lo = try #require(o["sigma50_low"] as? Double),
                 hi = try #require(o["sigma50_high"] as? Double)
             #expect(0.001 <= lo && lo <= s && s <= hi && hi <= 1)

@@ -99,7 +99,10 @@ struct EstimateTests {
         #expect(throws: EstimateModelError("kernel: needs a positive length_scale and one alpha per row of \(Int(d)) values")) {
             try EstimateModel.decode(try JSONEncoder().encode(bad))
         }
-        #expect(try EstimateModel.decode(try JSONEncoder().encode(m)) == m)
+        // Decoding adds the reach, which the file does not hold (it follows from the rows).
+        var withReach = m
+        withReach.reach = m.computedReach()
+        #expect(try EstimateModel.decode(try JSONEncoder().encode(m)) == withReach)
     }
 
     @Test func aModelOfOtherFeaturesIsRefusedNamingTheField() throws {
@@ -139,6 +142,35 @@ struct EstimateTests {
         var linear = Self.model(intercept: 0, weight: 1e308)
         linear.kernel = .init(lengthScale: 1, alpha: [0], rows: [.init(repeating: 10, count: n)])
         #expect(try refused(linear) == "weights and intercept: the prediction at fitted level 0 is not finite (infinity)")
+    }
+
+    /// Three fitted levels at 0, 1 and 3 on the first feature: their nearest others lie 1/7, 1/7
+    /// and 2/7 away (root mean square over 49 features), so the reach (95%) is 2/7. A level at 10
+    /// lies (10 - 3) / 7 = 1 from the nearest, 3.5 times the reach: the interval's half-width is
+    /// 3.5 times 1.96 residual SDs. One at 2 lies 1/7 away: inside, unwidened.
+    @Test func aLevelFarFromEveryFittedLevelIsFlaggedAndItsIntervalWidened() throws {
+        let n = LevelFeatures.names.count
+        #expect(n == 49)
+        func row(_ x: Double) -> [Double] { [x] + .init(repeating: 0, count: n - 1) }
+        var m = Self.model(intercept: -3)
+        m.kernel = .init(lengthScale: 1, alpha: [0, 0, 0], rows: [row(0), row(1), row(3)])
+        let decoded = try EstimateModel.decode(try JSONEncoder().encode(m))
+        #expect(decoded.reach == (4.0 / 49).squareRoot())
+        func estimate(_ x: Double) -> Sigma50Estimate {
+            var values = [Double](repeating: 0, count: n)
+            values[0] = x
+            return Sigma50Estimate(features: LevelFeatures(values: values), model: decoded)
+        }
+        let far = estimate(10), near = estimate(2)
+        #expect(far.distance == 1 && far.outOfDistribution)
+        #expect(abs(far.low - exp(-3 - 1.959964 * 0.5 * 3.5)) < 1e-15)
+        #expect(far.high == SkillModel.highest)  // exp(-3 + 3.43) = 1.54, clamped to the rater's range
+        #expect(near.distance == (1.0 / 49).squareRoot() && !near.outOfDistribution)
+        #expect(abs(near.low - exp(-3 - 1.959964 * 0.5)) < 1e-15)
+        // A linear model keeps no levels: it never says it is guessing.
+        let linear = try EstimateModel.decode(try JSONEncoder().encode(Self.model(intercept: -3)))
+        #expect(linear.reach == nil)
+        #expect(Sigma50Estimate(features: LevelFeatures(values: .init(repeating: 1e6, count: n)), model: linear).outOfDistribution == false)
     }
 
     @Test func theBuiltInModelLoadsAndMatchesTheseFeatures() {

@@ -10,6 +10,9 @@ import Testing
     struct Reply: Decodable, Equatable {
         var sigma50: Double, low: Double, high: Double
         var tier: String
+        var outOfDistribution: Bool
+        var distance: Double?
+        var note: String?
     }
 
     /// The reply is `peggle estimate`'s numbers for the same level: the same built-in model on the
@@ -23,8 +26,12 @@ import Testing
             #expect(r.status == .ok)
             // JSONDecoder reads doubles exactly (Linux's JSONSerialization can be off by an ulp).
             let e = try JSONDecoder().decode(Reply.self, from: Data(buffer: r.body))
-            #expect(e == Reply(sigma50: expected.sigma50, low: expected.low, high: expected.high, tier: expected.tier.rawValue))
-            #expect(Set(try json(r.body).keys) == ["sigma50", "low", "high", "tier"])
+            #expect(e == Reply(sigma50: expected.sigma50, low: expected.low, high: expected.high, tier: expected.tier.rawValue,
+                               outOfDistribution: expected.outOfDistribution, distance: expected.distance,
+                               note: "outside what the estimate was fitted on: rate it"))
+            // First Steps, hand-made, lies past the fitted levels' reach: the page says so.
+            #expect(expected.outOfDistribution)
+            #expect(Set(try json(r.body).keys) == ["sigma50", "low", "high", "tier", "outOfDistribution", "distance", "note"])
         }
     }
 

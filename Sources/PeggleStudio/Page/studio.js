@@ -205,8 +205,10 @@ async function refreshEstimate() {
     studio.estimate = r;
     studio.estimateLevel = text;
     shown = `Estimate: <b id="estimate-tier"></b> — sigma50 about <b id="estimate-sigma"></b> rad `
-      + `<span class="hint">(95% predictive interval ${sig2(r.low)} to ${sig2(r.high)}; Rate plays the level)</span>`;
+      + `<span class="hint">(95% predictive interval ${sig2(r.low)} to ${sig2(r.high)}; Rate plays the level)</span>`
+      + (r.note ? ` <b class="guess" id="estimate-note"></b>` : "");
     out.innerHTML = shown;
+    if (r.note) $("#estimate-note").textContent = r.note;  // the level is unlike those the model learnt from
     $("#estimate-tier").textContent = r.tier;
     $("#estimate-sigma").textContent = sig2(r.sigma50);
   } catch (e) {
