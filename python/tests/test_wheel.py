@@ -89,6 +89,23 @@ def test_the_engine_needs_nothing_from_the_swift_toolchain(installed):
         assert len(where) == 1 and pathlib.Path(where[0]).resolve().parent == libs.resolve(), (name, resolved)
 
 
+def test_the_wheel_is_a_platform_wheel_for_any_python_3():
+    import zipfile
+    name = pathlib.Path(WHEEL).name
+    assert re.fullmatch(rf"peggle_gym-{re.escape(peggle_gym.VERSION)}-py3-none-manylinux_2_\d+_x86_64\.whl", name), name
+    with zipfile.ZipFile(WHEEL) as wheel:
+        metadata = wheel.read(f"peggle_gym-{peggle_gym.VERSION}.dist-info/WHEEL").decode()
+        engine = wheel.getinfo("peggle_gym/bin/peggle")
+    assert "Root-Is-Purelib: false" in metadata
+    assert engine.external_attr >> 16 & 0o111, "the engine is not executable in the wheel"
+
+
+def test_the_peggle_command_passes_the_engine_s_errors_and_exit_status_on(installed):
+    done = subprocess.run(["peggle", "nonsense"], cwd=installed.work, env=installed.env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Unexpected argument 'nonsense'" in done.stderr, done
+
+
 def test_peggle_v1_passes_check_env_and_plays_an_episode(installed):
     result = installed.python("""
 import json, gymnasium
