@@ -9,8 +9,11 @@ import PackageDescription
 // bit for bit: Swift never contracts a multiply and an add into an FMA (the tuned binary holds no
 // FMA instruction), and every other operation is IEEE-exact either way (docs/performance.md).
 // Such a binary needs an AVX2 CPU; build on the machine that runs it. Debug builds are never tuned.
-let cpuFlags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)).map { Set($0.split { " \t\n".contains($0) }) } ?? []
-let tuned: [SwiftSetting] = ["avx2", "bmi2", "fma"].allSatisfy { cpuFlags.contains(Substring($0)) }
+// PEGGLE_GENERIC=1 in the environment builds for any x86-64 CPU whatever this one has: the wheel
+// (scripts/wheel, docs/distribution.md) carries such a binary to machines it was not built on.
+let generic = ProcessInfo.processInfo.environment["PEGGLE_GENERIC"].map { !$0.isEmpty && $0 != "0" } ?? false
+let cpuFlags = generic ? [] : (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)).map { Set($0.split { " \t\n".contains($0) }) } ?? []
+let tuned: [SwiftSetting] = !cpuFlags.isEmpty && ["avx2", "bmi2", "fma"].allSatisfy { cpuFlags.contains(Substring($0)) }
     ? [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release))] : []
 
 let package = Package(

@@ -1,6 +1,6 @@
 # One Peggle episode with random aims, the same every run. Runs from any folder: python3 example.py
 import gymnasium as gym
-import peggle_gym  # registers "peggle_gym/Peggle-v0" and "-v1"; the peggle binary: PEGGLE_BIN or PATH
+import peggle_gym  # registers "peggle_gym/Peggle-v0", "-v1", "PeggleEasy-v1", "PeggleHard-v1"; finds the engine
 
 env = gym.make("peggle_gym/Peggle-v1", level="first-steps", render_mode="ansi")  # a bundled level, by name
 obs, info = env.reset(seed=0)  # obs: float32 vector in [-1, 1]; info: score, balls_left, orange_left...

@@ -1,31 +1,40 @@
 """Peggle Gym for Python: Gymnasium environments served by the Swift `peggle serve` binary.
 
     import gymnasium as gym
-    import peggle_gym  # registers "peggle_gym/Peggle-v0" and "peggle_gym/Peggle-v1"
+    import peggle_gym  # registers the ids below
 
+    env = gym.make("peggle_gym/Peggle-v1")                        # generated easy levels, unlimited seeds
+    env = gym.make("peggle_gym/PeggleHard-v1")                    # generated hard levels, unlimited seeds
     env = gym.make("peggle_gym/Peggle-v1", level="first-steps")   # a bundled level, by name
     envs = gym.make_vec("peggle_gym/Peggle-v1", num_envs=8, level="first-steps")
 
 Peggle-v1 adds aim noise (`V1_AIM_NOISE` radians), a random bucket start and seeded level cycles
 (`V1_KWARGS`) to Peggle-v0, which plays every shot exactly where it is aimed. `gym.make_vec` uses
 `PeggleVectorEnv` (one server stepping all N environments in parallel) unless
-``vectorization_mode="sync"`` or ``"async"`` is asked for.
+``vectorization_mode="sync"`` or ``"async"`` is asked for. Given no level and no procedural
+argument, an environment plays generated levels of the easy distribution with unlimited seeds
+(`DEFAULT_LEVELS`, Procgen's ``num_levels=0``); ``PeggleEasy-v1`` and ``PeggleHard-v1`` are
+Peggle-v1 on the easy and the hard distribution, by name.
 """
 from gymnasium.envs.registration import register, registry
 
-from .client import (LEVELS_DIR, PROTOCOL_VERSION, PeggleClient, PeggleError, PeggleServerDied, PeggleTimeout,
+from .client import (DEFAULT_LEVELS, LEVELS_DIR, PROTOCOL_VERSION, VERSION, PeggleClient, PeggleError, PeggleServerDied, PeggleTimeout,
                      bundled_levels, find_peggle, make_options)
 from .env import PeggleEnv
 from .state import Snapshot
 from .vector import PeggleVectorEnv
 
 __all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "PeggleTimeout", "Snapshot",
-           "find_peggle", "bundled_levels", "make_options", "LEVELS_DIR", "PROTOCOL_VERSION", "ENV_ID", "ENV_ID_V1", "V1_AIM_NOISE", "V1_KWARGS"]
-__version__ = "0.1.0"
+           "find_peggle", "bundled_levels", "make_options", "LEVELS_DIR", "PROTOCOL_VERSION", "DEFAULT_LEVELS",
+           "ENV_ID", "ENV_ID_V1", "ENV_ID_EASY", "ENV_ID_HARD", "ENV_IDS", "V1_AIM_NOISE", "V1_KWARGS"]
+__version__ = VERSION
 
 #: The registered ids: v0 shoots exactly where it aims; v1 is v0 with `V1_KWARGS`.
 ENV_ID = "peggle_gym/Peggle-v0"
 ENV_ID_V1 = "peggle_gym/Peggle-v1"
+#: Peggle-v1 on generated levels of one distribution (Procgen's ``distribution_mode``), unlimited seeds.
+ENV_ID_EASY = "peggle_gym/PeggleEasy-v1"
+ENV_ID_HARD = "peggle_gym/PeggleHard-v1"
 
 #: Peggle-v1's aim noise, radians: the middle of the rater's "hard" tier (sigma50 0.01 to 0.03,
 #: docs/metrics.md), 8 board units of error at a peg 400 units from the cannon, two thirds of a
@@ -57,7 +66,12 @@ class _SpecKwargs(dict):
         return super().pop(key, *default)
 
 
-for _id, _kwargs in ((ENV_ID, {}), (ENV_ID_V1, V1_KWARGS)):
+#: Every registered id with the keyword arguments it registers; each one plays with none given.
+ENV_IDS = {ENV_ID: {}, ENV_ID_V1: V1_KWARGS,
+           ENV_ID_EASY: {**V1_KWARGS, "distribution_mode": "easy"},
+           ENV_ID_HARD: {**V1_KWARGS, "distribution_mode": "hard"}}
+
+for _id, _kwargs in ENV_IDS.items():
     if _id not in registry:
         register(id=_id, entry_point="peggle_gym.env:PeggleEnv",
                  vector_entry_point="peggle_gym.vector:PeggleVectorEnv", kwargs=_SpecKwargs(_kwargs))

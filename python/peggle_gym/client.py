@@ -63,33 +63,74 @@ class PeggleTimeout(PeggleServerDied):
         super().__init__(message, code="timeout")
 
 
-def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
-    """The `peggle` binary to run: ``peggle_path`` if given, else ``$PEGGLE_BIN``, else `peggle`
-    on ``PATH``, else ``.build/release/peggle`` of the Swift package this file lives in (found by
-    walking up to the folder holding ``Package.swift``)."""
-    if peggle_path is not None:
-        path = os.fspath(peggle_path)
-        if not os.path.isfile(path) or not os.access(path, os.X_OK):
-            raise FileNotFoundError(f"peggle_path {path!r} is not an executable file")
-        return path
-    env = os.environ.get("PEGGLE_BIN")
-    if env:
-        if not os.path.isfile(env) or not os.access(env, os.X_OK):
-            raise FileNotFoundError(f"PEGGLE_BIN={env!r} is not an executable file")
-        return env
-    on_path = shutil.which("peggle")
-    if on_path:
-        return on_path
+#: This package's version. The `peggle` executable it runs must be the same version (its hello
+#: line's ``engine``, checked at start); pyproject.toml reads it from here, and a test keeps it
+#: equal to the Swift package's `PeggleGym.version` (docs/distribution.md).
+VERSION = "0.1.0"
+
+#: Where a wheel carries its engine (scripts/wheel puts the release `peggle` executable there).
+BUNDLED_PEGGLE = pathlib.Path(__file__).resolve().parent / "bin" / "peggle"
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def source_checkout_peggle() -> str:
+    """The release build of the Swift package this file lives in (a source checkout), found by
+    walking up to the folder holding ``Package.swift``; FileNotFoundError saying how to build it."""
     for folder in pathlib.Path(__file__).resolve().parents:
         if (folder / "Package.swift").is_file():
             candidate = folder / ".build" / "release" / "peggle"
-            if candidate.is_file() and os.access(candidate, os.X_OK):
+            if _executable(str(candidate)):
                 return str(candidate)
             raise FileNotFoundError(
                 f"no peggle binary: build it with `cd {folder} && swift build -c release`, "
                 "or pass peggle_path=..., or set PEGGLE_BIN")
     raise FileNotFoundError(
-        "no peggle binary: pass peggle_path=..., set PEGGLE_BIN, or put `peggle` on PATH")
+        "no peggle binary: install the peggle_gym wheel (scripts/wheel builds it; docs/distribution.md), "
+        "pass peggle_path=..., set PEGGLE_BIN, or put `peggle` on PATH")
+
+
+def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
+    """The `peggle` binary to run: ``peggle_path`` if given, else ``$PEGGLE_BIN``, else the
+    executable inside the installed wheel (``peggle_gym/bin/peggle``), else `peggle` on ``PATH``,
+    else ``.build/release/peggle`` of the Swift package this file lives in (a source checkout)."""
+    if peggle_path is not None:
+        path = os.fspath(peggle_path)
+        if not _executable(path):
+            raise FileNotFoundError(f"peggle_path {path!r} is not an executable file")
+        return path
+    env = os.environ.get("PEGGLE_BIN")
+    if env:
+        if not _executable(env):
+            raise FileNotFoundError(f"PEGGLE_BIN={env!r} is not an executable file")
+        return env
+    if BUNDLED_PEGGLE.exists():
+        if not _executable(str(BUNDLED_PEGGLE)):
+            raise FileNotFoundError(f"the wheel's engine {BUNDLED_PEGGLE} is not executable: reinstall peggle_gym "
+                                    "(pip install --force-reinstall ...), or set PEGGLE_BIN")
+        return str(BUNDLED_PEGGLE)
+    on_path = shutil.which("peggle")
+    if on_path:
+        return on_path
+    return source_checkout_peggle()
+
+
+def check_hello(path: str, hello: dict) -> None:
+    """The handshake: the server at ``path`` must speak this client's protocol and be this
+    package's version (`VERSION`). One `PeggleError` (code ``protocol``) naming both and what to do."""
+    protocol, engine = hello.get("protocol"), hello.get("engine")
+    if protocol == PROTOCOL_VERSION and engine == f"peggle-gym {VERSION}":
+        return
+    if str(path) == str(BUNDLED_PEGGLE):
+        fix = "the wheel is broken: reinstall it (pip install --force-reinstall peggle_gym-....whl)"
+    else:
+        fix = ("use the engine of the same release: rebuild it from the same checkout (swift build -c release), "
+               "point PEGGLE_BIN or peggle_path= at a matching binary, or unset PEGGLE_BIN to use the wheel's own engine")
+    raise PeggleError("protocol", f"{path} is {engine or 'an unnamed engine'!s} speaking protocol {protocol!r}, but this "
+                                  f"peggle_gym is {VERSION} and needs peggle-gym {VERSION} speaking protocol "
+                                  f"{PROTOCOL_VERSION}: {fix}")
 
 
 def _readable(fd: int, timeout: float) -> bool:
@@ -254,10 +295,11 @@ class PeggleClient:
         if not isinstance(h, dict) or h.get("hello") != "peggle serve":
             self.close()
             raise PeggleError("protocol", f"{self.path} serve did not greet as peggle serve: {hello[:200]!r}")
-        if h.get("protocol") != PROTOCOL_VERSION:
+        try:
+            check_hello(self.path, h)
+        except PeggleError:
             self.close()
-            raise PeggleError("protocol", f"{self.path} speaks protocol {h.get('protocol')!r}; "
-                                          f"this client speaks {PROTOCOL_VERSION}")
+            raise
         #: The hello line's fields (``engine`` names the simulator version).
         self.hello = h
 
@@ -619,6 +661,12 @@ def level_path(level: str | os.PathLike) -> str:
 #: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
 PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
 
+#: What an environment plays when given neither level files nor a procedural argument (so
+#: ``gym.make("peggle_gym/Peggle-v1")`` plays bare): generated levels of the easy distribution,
+#: unlimited seeds from 0 (Procgen's ``num_levels=0``). Giving any procedural argument leaves the
+#: others at the server's defaults (``distribution_mode`` ``hard``, as Procgen's).
+DEFAULT_LEVELS = {"distribution_mode": "easy"}
+
 #: Make fields the environment classes set themselves (how many environments, how they reset,
 #: how infos travel), so they are not options.
 RESERVED = ("num_envs", "autoreset", "info_layout", "levels", "level")
@@ -641,7 +689,8 @@ def _jsonable(name: str, value: Any) -> Any:
 def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_layout: str = "rows") -> dict:
     """The fields of a make request: the levels (files or bundled levels' names, `level_path`;
     none for procedural levels), every option as given, and the fields the environment class
-    sets (``num_envs``, ``autoreset``, ``info_layout``). An option given as None is left out (the
+    sets (``num_envs``, ``autoreset``, ``info_layout``). No levels and no procedural argument:
+    `DEFAULT_LEVELS`. An option given as None is left out (the
     server's default); ``obs_encoding`` is ``f32`` unless given. The server checks every option
     and holds every default (`make_options` lists them)."""
     fields: dict[str, Any] = {}
@@ -666,8 +715,9 @@ def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_l
             raise ValueError("levels is empty")
         fields["levels"] = paths
     elif not procedural:
-        raise ValueError("give level=... (a level file), levels=[...], or procedural levels "
-                         "(num_levels=..., start_level=..., distribution_mode=...)")
+        # Neither levels nor a procedural argument: Procgen-style levels (docs/environment.md).
+        options.pop("cycle_start", None)
+        options.update(DEFAULT_LEVELS)
     fields["obs_encoding"] = "f32"
     fields.update(options)
     fields.update(num_envs=checked_num_envs(num_envs), autoreset=autoreset, info_layout=info_layout)

@@ -39,8 +39,9 @@ def test_bad_make_arguments_are_refused(make_env, make_vec):
         make_vec(num_envs=0)
     with pytest.raises(PeggleError, match="level_error.*max_objects"):
         make_env(max_objects=3)
-    with pytest.raises(ValueError, match="level"):
-        PeggleEnv()
+    # PeggleEnv() plays the default levels (test_distribution.py); an empty list is refused.
+    with pytest.raises(ValueError, match="levels is empty"):
+        PeggleEnv(levels=[])
 
 
 def test_a_failed_make_leaves_no_server(tmp_path, peggle_bin, monkeypatch):

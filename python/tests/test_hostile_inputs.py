@@ -34,7 +34,7 @@ def fake_server(tmp_path, body: str) -> str:
     written by ``hello()``)."""
     fake = tmp_path / "peggle"
     fake.write_text(f"#!{sys.executable}\nimport os, sys, time\n"
-                    "HELLO = b'{\"hello\":\"peggle serve\",\"protocol\":1,\"engine\":\"fake\"}\\n'\n"
+                    f"HELLO = b'{{\"hello\":\"peggle serve\",\"protocol\":1,\"engine\":\"peggle-gym {peggle_gym.VERSION}\"}}\\n'\n"
                     f"{body}\n")
     fake.chmod(0o755)
     return str(fake)

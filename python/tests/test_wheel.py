@@ -1,0 +1,164 @@
+"""The wheel as a newcomer installs it (docs/distribution.md): skipped unless $PEGGLE_WHEEL names a
+wheel built by scripts/wheel.
+
+    PEGGLE_WHEEL=dist/peggle_gym-0.1.0-py3-none-manylinux_2_35_x86_64.whl python -m pytest python/tests/test_wheel.py
+
+A fresh virtual environment outside the repository gets the wheel with pip (gymnasium and numpy
+from the package index); then, with a PATH that holds no Swift toolchain, no PEGGLE_BIN and the
+working directory elsewhere, Peggle-v1 passes Gymnasium's check_env and plays an episode, `peggle
+rate` and `peggle report` rate a bundled level, and `peggle studio` serves its page. The engine in
+the wheel must need nothing from the Swift toolchain and find BLAS and SQLite inside the wheel.
+"""
+import http.client
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import peggle_gym
+
+WHEEL = os.environ.get("PEGGLE_WHEEL")
+pytestmark = pytest.mark.skipif(not WHEEL, reason="set PEGGLE_WHEEL to a wheel built by scripts/wheel")
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+
+
+def clean_path() -> str:
+    """/usr/bin and /bin without any folder holding a Swift toolchain."""
+    folders = [f for f in ("/usr/local/bin", "/usr/bin", "/bin") if os.path.isdir(f)]
+    return os.pathsep.join(f for f in folders if not os.path.exists(os.path.join(f, "swift")))
+
+
+class Installed:
+    def __init__(self, root: pathlib.Path):
+        self.venv = root / "venv"
+        self.work = root / "work"
+        self.work.mkdir()
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("PEGGLE_BIN", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "LD_LIBRARY_PATH")}
+        self.env["PATH"] = os.pathsep.join([str(self.venv / "bin"), clean_path()])
+
+    def run(self, *argv, timeout=600, **kw) -> subprocess.CompletedProcess:
+        done = subprocess.run(list(map(str, argv)), cwd=self.work, env=self.env, capture_output=True, text=True,
+                              timeout=timeout, **kw)
+        assert done.returncode == 0, f"{argv} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}"
+        return done
+
+    def python(self, code: str) -> dict:
+        """Runs ``code`` with the venv's Python; its last output line is JSON."""
+        return json.loads(self.run(self.venv / "bin" / "python", "-c", code).stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Installed:
+    wheel = pathlib.Path(WHEEL).resolve()
+    assert wheel.is_file(), f"PEGGLE_WHEEL={WHEEL!r} is not a file"
+    root = tmp_path_factory.mktemp("wheel")
+    assert REPOSITORY not in root.parents
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
+    it = Installed(root)
+    it.run(it.venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel)
+    return it
+
+
+def test_no_swift_toolchain_and_no_peggle_bin_are_in_reach(installed):
+    assert shutil.which("swift", path=installed.env["PATH"]) is None
+    assert "PEGGLE_BIN" not in installed.env
+    found = installed.python("import json, peggle_gym; print(json.dumps({'package': peggle_gym.__file__, "
+                             "'engine': peggle_gym.find_peggle(), 'version': peggle_gym.__version__}))")
+    package = pathlib.Path(found["package"]).parent
+    assert installed.venv in package.parents, found
+    assert found["engine"] == str(package / "bin" / "peggle")
+    assert found["version"] == peggle_gym.VERSION
+
+
+def test_the_engine_needs_nothing_from_the_swift_toolchain(installed):
+    engine = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.find_peggle()))")
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", engine).stdout)
+    assert needed and not [n for n in needed if re.search(r"swift|Foundation|dispatch|BlocksRuntime|icu", n)], needed
+    resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", installed.run("ldd", engine).stdout, re.M))
+    assert "not found" not in resolved.values(), resolved
+    libs = pathlib.Path(engine).parents[2] / "peggle_gym.libs"
+    for name in ("libopenblas", "libsqlite3"):
+        where = [path for lib, path in resolved.items() if lib.startswith(name)]
+        assert len(where) == 1 and pathlib.Path(where[0]).resolve().parent == libs.resolve(), (name, resolved)
+
+
+def test_the_wheel_is_a_platform_wheel_for_any_python_3():
+    import zipfile
+    name = pathlib.Path(WHEEL).name
+    assert re.fullmatch(rf"peggle_gym-{re.escape(peggle_gym.VERSION)}-py3-none-manylinux_2_\d+_x86_64\.whl", name), name
+    with zipfile.ZipFile(WHEEL) as wheel:
+        metadata = wheel.read(f"peggle_gym-{peggle_gym.VERSION}.dist-info/WHEEL").decode()
+        engine = wheel.getinfo("peggle_gym/bin/peggle")
+    assert "Root-Is-Purelib: false" in metadata
+    assert engine.external_attr >> 16 & 0o111, "the engine is not executable in the wheel"
+
+
+def test_the_peggle_command_passes_the_engine_s_errors_and_exit_status_on(installed):
+    done = subprocess.run(["peggle", "nonsense"], cwd=installed.work, env=installed.env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Unexpected argument 'nonsense'" in done.stderr, done
+
+
+def test_peggle_v1_passes_check_env_and_plays_an_episode(installed):
+    result = installed.python("""
+import json, gymnasium
+from gymnasium.utils.env_checker import check_env
+import peggle_gym
+env = gymnasium.make("peggle_gym/Peggle-v1")
+check_env(env.unwrapped)
+obs, info = env.reset(seed=1)
+steps, total, done = 0, 0.0, False
+while not done:
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    steps, total, done = steps + 1, total + float(reward), terminated or truncated
+assert env.observation_space.contains(obs)
+env.close()
+print(json.dumps({"steps": steps, "level": info["level_name"], "won": info.get("is_success")}))
+""")
+    assert result["steps"] >= 1 and result["level"].endswith("(easy)") and result["won"] in (True, False), result
+
+
+def test_the_peggle_command_rates_and_reports(installed):
+    assert installed.run("peggle", "--version").stdout.strip() == peggle_gym.VERSION
+    level = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['first-steps']))")
+    rated = installed.run("peggle", "rate", "--agents", "random,greedy", "--budget", "16", "--episodes", "2",
+                          "--db", "ratings.sqlite", level)
+    assert "rated 1 level" in rated.stdout + rated.stderr
+    installed.run("peggle", "report", "--db", "ratings.sqlite", "--out", "reports", "--format", "csv")
+    rows = (installed.work / "reports" / "difficulty.csv").read_text().splitlines()
+    assert rows[0].startswith("rank,level,") and len(rows) == 2 and ",First Steps," in rows[1]
+    games = (installed.work / "reports" / "episodes.csv").read_text().splitlines()
+    assert len(games) == 1 + 18  # 16 greedy games at the adaptive sigmas, 2 random ones
+
+
+def test_peggle_studio_serves_its_page(installed):
+    studio = subprocess.Popen([str(installed.venv / "bin" / "peggle"), "studio", "--port", "0"], cwd=installed.work,
+                              env=installed.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = studio.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, f"studio printed {line!r}"
+        port = int(match.group(1))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                connection.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline, "studio did not accept a connection within 30 s"
+                time.sleep(0.2)
+        reply = connection.getresponse()
+        page = reply.read().decode()
+        assert reply.status == 200 and "<title>Peggle Studio" in page
+        connection.close()
+    finally:
+        studio.terminate()
+        studio.communicate(timeout=30)
