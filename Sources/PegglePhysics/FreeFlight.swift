@@ -62,6 +62,8 @@ final class Clearance: @unchecked Sendable {
         let cells = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         cells.initialize(repeating: capCode, count: count)
         let half = cell / 2
+        let columnGap = UnsafeMutablePointer<Double>.allocate(capacity: cols)
+        var lower = [Double](repeating: 0, count: Int(capCode) + 1)
         for o in obstacles {
             // A box (centre, half extents) and the radius its surface is inflated by: a circle
             // is its centre inflated by r + ballRadius; a polygon lies inside its bounding box.
@@ -79,28 +81,38 @@ final class Clearance: @unchecked Sendable {
             }
             // Squared distance below which a cell of code q can be lowered: the bound there is
             // at most (q + 1) / 4 + margin past the inflated surface.
-            var lower = [Double](repeating: 0, count: Int(capCode) + 1)
             for q in 0...Int(capCode) {
                 let t = Double(q + 1) / 4 + Self.margin + inflate
                 lower[q] = t * t
             }
-            let reach = Self.cap + inflate + half
+            // Cells whose rectangle comes within `reach` of the box; beyond it the bound is the cap.
+            let reach = Self.cap + inflate
             let x0 = max(0, Int(((centre.x - halfExtent.x - reach - ox) * invCell).rounded(.down)))
             let x1 = min(cols - 1, Int(((centre.x + halfExtent.x + reach - ox) * invCell).rounded(.up)))
             let y0 = max(0, Int(((centre.y - halfExtent.y - reach - oy) * invCell).rounded(.down)))
             let y1 = min(rows - 1, Int(((centre.y + halfExtent.y + reach - oy) * invCell).rounded(.up)))
             guard x0 <= x1, y0 <= y1 else { continue }
+            // Gap between a cell rectangle and the box along x, squared, per column (the same
+            // for every row), so a cell costs an add, a load and a compare unless it improves.
+            for x in x0...x1 {
+                let gx = max(abs(ox + (Double(x) + 0.5) * cell - centre.x) - half - halfExtent.x, 0)
+                columnGap[x] = gx * gx
+            }
+            let inflate2 = inflate * inflate
             lower.withUnsafeBufferPointer { lower in
                 for y in y0...y1 {
-                    // Gap between the cell rectangle and the box, per axis (0 where they overlap).
                     let gy = max(abs(oy + (Double(y) + 0.5) * cell - centre.y) - half - halfExtent.y, 0)
                     let gy2 = gy * gy
                     let row = cells + y * cols
                     for x in x0...x1 {
-                        let gx = max(abs(ox + (Double(x) + 0.5) * cell - centre.x) - half - halfExtent.x, 0)
-                        let d2 = gx * gx + gy2
+                        let d2 = columnGap[x] + gy2
                         let code = row[x]
-                        guard d2 < lower[Int(code)] else { continue }
+                        guard code > 0, d2 < lower[Int(code)] else { continue }
+                        // Inside the inflated surface the bound is 0; elsewhere floor it.
+                        if d2 <= inflate2 {
+                            row[x] = 0
+                            continue
+                        }
                         let q = ((d2.squareRoot() - inflate - Self.margin) * 4).rounded(.down)
                         let new = q <= 0 ? 0 : UInt8(q)
                         if new < code { row[x] = new }
@@ -108,6 +120,7 @@ final class Clearance: @unchecked Sendable {
                 }
             }
         }
+        columnGap.deallocate()
         let threshold = UnsafeMutablePointer<Double>.allocate(capacity: 256)
         for q in 0..<256 {
             let c = Double(q) / 4
