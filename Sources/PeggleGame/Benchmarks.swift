@@ -1,5 +1,6 @@
 import PeggleLevel
 import PegglePhysics
+import PeggleUtilities
 
 /// The benchmark workloads, as pure computations (the caller owns the clock). They match the
 /// pymunk and Box2D scripts docs/performance.md compares with, so the figures compare directly.
@@ -22,7 +23,15 @@ public enum Benchmarks {
         for a in angles {
             world.spawnBall(position: rules.cannon, velocity: Vec2(Trig.sin(a), Trig.cos(a)) * rules.launchSpeed)
             var steps = 0
+            // Free-flight steps in the world's tight loop (no stuck rule here: the anchor always
+            // moves), then one full step; the same steps as `step()` alone.
+            var anchor = Vec2.zero, anchorTime = 0.0
             while world.activeBallCount > 0 && steps < maxSteps {
+                if world.freeFlightLikely {
+                    steps += world.flyFree(limit: maxSteps - steps, anchor: &anchor, anchorTime: &anchorTime,
+                                           stuckDistanceSquared: -1).steps
+                }
+                guard world.activeBallCount > 0 && steps < maxSteps else { break }
                 world.step()
                 steps += 1
             }
@@ -51,5 +60,78 @@ public enum Benchmarks {
             }
         }
         return (shots, steps)
+    }
+
+    /// What a free-flight fuzz run saw.
+    public struct FreeFlightFuzz: Sendable, Equatable {
+        /// Shots played and fixed steps simulated.
+        public var shots = 0, steps = 0
+        /// Store sweeps the bound skipped, and of those, how many would have found a contact.
+        public var skipped = 0, misses = 0
+        /// Shots whose result, trajectory or state differed from the same shot with the bound off
+        /// (counted only when comparing).
+        public var mismatches = 0
+
+        public init() {}
+
+        public static func + (a: Self, b: Self) -> Self {
+            var r = a
+            r.shots += b.shots
+            r.steps += b.steps
+            r.skipped += b.skipped
+            r.misses += b.misses
+            r.mismatches += b.mismatches
+            return r
+        }
+    }
+
+    /// The free-flight checker's workload: `shots` random shots on `level` in `.checked` mode,
+    /// whole games one after another (game k: seed `seed + k`, the bucket at a random phase, aims
+    /// uniform over the legal range), so pegs are lit and removed, boards turn and balls split as
+    /// the level's pegs and power make them. With `compare`, each shot is also played on a copy
+    /// with the bound off and must give the same result, trajectory, score and pegs.
+    public static func freeFlightFuzz(level: Level, rules: Rules, seed: UInt64, shots: Int,
+                                      compare: Bool) throws -> FreeFlightFuzz {
+        var fresh = try GameState(level: level, rules: rules, seed: 0)
+        fresh.freeFlight = .checked
+        var aims = SeededGenerator(seed: seed ^ 0x5EED_F1EE)
+        var out = FreeFlightFuzz()
+        var k: UInt64 = 0
+        var game = fresh
+        func newGame() {
+            game = fresh
+            game.reseed(seed &+ k)
+            game.placeBucket(phase: aims.nextUnit())
+            k += 1
+        }
+        func tally() {
+            out.skipped += game.world.freeFlightTally.skipped
+            out.misses += game.world.freeFlightTally.misses
+        }
+        newGame()
+        while out.shots < shots {
+            if game.isOver {
+                tally()
+                newGame()
+            }
+            let angle = (aims.nextUnit() * 2 - 1) * rules.maxAim
+            if compare {
+                var reference = game
+                reference.freeFlight = .off
+                let a = try reference.shoot(angle: angle, recordTrajectory: true)
+                let b = try game.shoot(angle: angle, recordTrajectory: true)
+                if a != b || reference.score != game.score || reference.pegs != game.pegs
+                    || reference.status != game.status || reference.bucket != game.bucket
+                    || reference.world.time != game.world.time {
+                    out.mismatches += 1
+                }
+                out.steps += b.steps
+            } else {
+                out.steps += try game.shoot(angle: angle).steps
+            }
+            out.shots += 1
+        }
+        tally()
+        return out
     }
 }

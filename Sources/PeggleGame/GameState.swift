@@ -88,6 +88,14 @@ public struct GameState: Sendable {
     /// Restarts the random stream from `seed` (a copy of a fresh game becomes a new game).
     public mutating func reseed(_ seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
+    /// Whether the physics skips store sweeps the free-flight bound proves empty
+    /// (`PhysicsWorld.freeFlight`): never changes a game; `.off` and `.checked` are for tests
+    /// and measurements. Copies of the state keep it.
+    public var freeFlight: FreeFlight {
+        get { world.freeFlight }
+        set { world.freeFlight = newValue }
+    }
+
     // MARK: Reading the state
 
     public var isOver: Bool { status != .playing }
@@ -172,6 +180,24 @@ public struct GameState: Sendable {
                 shot.timedOut = true
                 world.removeAllBalls()
                 break
+            }
+            // Free flight: steps in which the one ball provably touches nothing run in the
+            // world's tight loop, which applies the stuck rule's anchor as `checkStuck` would.
+            // Tried only after a step whose last sweep the bound skipped (else it would fail).
+            if world.freeFlightLikely, world.activeBallCount == 1, ballInfo.count == 1, !ballInfo[0].stuck,
+               ballInfo[0].id == world.ball(at: 0).id {
+                var entry = ballInfo[0]
+                let free = world.flyFree(limit: recordTrajectory ? 1 : maxSteps - shot.steps, anchor: &entry.anchor,
+                                         anchorTime: &entry.anchorTime,
+                                         stuckDistanceSquared: rules.stuckDistance * rules.stuckDistance)
+                if free.steps > 0 {
+                    ballInfo[0] = entry
+                    shot.steps += free.steps
+                    // The last step's anchor did not move: the full check decides (it may unstick).
+                    if !free.anchorMoved { checkStuck(&shot) }
+                    if recordTrajectory { record(&shot) }
+                    continue
+                }
             }
             world.step()
             shot.steps += 1

@@ -75,11 +75,14 @@ final class StoreStorage: @unchecked Sendable {
     /// Cold: the obstacles as given, and the grid layout.
     let obstacles: [Obstacle]
     let layout: StoreLayout
+    /// The free-flight bound of the obstacles as built; immutable, so copies share it.
+    let clearance: Clearance
 
     init(circleGroups: [CircleGroup], edgeGroups: [EdgeGroup], cellCircleStart: [Int32], cellEdgeStart: [Int32],
-         restitutions: [Double], isEnabled: [Bool], obstacles: [Obstacle], layout: StoreLayout) {
+         restitutions: [Double], isEnabled: [Bool], obstacles: [Obstacle], layout: StoreLayout, clearance: Clearance) {
         self.obstacles = obstacles
         self.layout = layout
+        self.clearance = clearance
         func buffer<T>(_ a: [T]) -> UnsafeMutableBufferPointer<T> {
             let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, a.count))
             _ = b.initialize(from: a)
@@ -93,11 +96,12 @@ final class StoreStorage: @unchecked Sendable {
         self.isEnabled = buffer(isEnabled)
     }
 
-    func copy() -> StoreStorage {
+    /// An independent copy; it shares the (immutable) free-flight bound, or takes `clearance`.
+    func copy(clearance: Clearance? = nil) -> StoreStorage {
         StoreStorage(circleGroups: Array(circleGroups), edgeGroups: Array(edgeGroups),
                      cellCircleStart: Array(cellCircleStart), cellEdgeStart: Array(cellEdgeStart),
                      restitutions: Array(restitutions), isEnabled: Array(isEnabled),
-                     obstacles: obstacles, layout: layout)
+                     obstacles: obstacles, layout: layout, clearance: clearance ?? self.clearance)
     }
 
     deinit {
@@ -128,6 +132,9 @@ public struct ObstacleStore: Sendable {
     /// Ball radius the primitives were inflated by, board units.
     public let ballRadius: Double
     private(set) var storage: StoreStorage
+    /// `storage.clearance`'s grid, held here as a plain value so a step reads it without
+    /// reference counting (every storage this store can hold shares the same `Clearance`).
+    private(set) var freeFlightGrid: ClearanceGrid
 
     /// The obstacles as given, indexed by obstacle id.
     public var obstacles: [Obstacle] { storage.obstacles }
@@ -241,7 +248,11 @@ public struct ObstacleStore: Sendable {
         storage = StoreStorage(circleGroups: cg, edgeGroups: eg, cellCircleStart: cStart, cellEdgeStart: eStart,
                                restitutions: obstacles.map(\.restitution),
                                isEnabled: Array(repeating: true, count: obstacles.count),
-                               obstacles: obstacles, layout: layout)
+                               obstacles: obstacles, layout: layout,
+                               clearance: Clearance(obstacles: obstacles, ballRadius: ballR, originX: ox, originY: oy,
+                                                    width: config.boardWidth + 2 * margin,
+                                                    height: config.boardHeight + 2 * margin))
+        freeFlightGrid = storage.clearance.grid
     }
 
     /// Number of obstacles (enabled or not).
@@ -252,6 +263,13 @@ public struct ObstacleStore: Sendable {
 
     /// Whether obstacle `id` still collides.
     public func isEnabled(_ id: Int) -> Bool { storage.isEnabled[id] }
+
+    /// Gives this store `other`'s free-flight bound: a wrong bound, so a test can show the
+    /// checker fails (here because `storage` is set only in this file).
+    mutating func replaceFreeFlightBoundForTesting(with other: ObstacleStore) {
+        storage = storage.copy(clearance: other.storage.clearance)
+        freeFlightGrid = other.freeFlightGrid
+    }
 
     /// Stops obstacle `id` from colliding (a removed peg). Touches only that obstacle's lanes.
     public mutating func disable(_ id: Int) {

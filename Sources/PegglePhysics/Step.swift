@@ -90,11 +90,11 @@ extension PhysicsWorld {
         // `self` in this mutating method, it was copied to the stack (128 bytes) every sub-step.
         let cfg = UnsafePointer(buffers.config)
         if n == 1 {
-            gone = Self.driftOne(k, config: cfg, store: store, frame: frame, bucket: bucket,
-                                 contacts: &sink, balls: b, scratch: sc)
+            gone = Self.driftOne(k, config: cfg, store: store, frame: frame, bucket: bucket, freeFlight: freeFlight,
+                                 tally: &freeFlightTally, contacts: &sink, balls: b, scratch: sc)
         } else if n > 1 {
-            gone = Self.drift(k, config: cfg, store: store, frame: frame, bucket: bucket,
-                              contacts: &sink, balls: b, scratch: sc)
+            gone = Self.drift(k, config: cfg, store: store, frame: frame, bucket: bucket, freeFlight: freeFlight,
+                              tally: &freeFlightTally, contacts: &sink, balls: b, scratch: sc)
         }
 
         // Take out caught balls and balls that left the board; keep the others in order.
@@ -132,7 +132,8 @@ extension PhysicsWorld {
     /// wedged ball cannot hold up the rest. Returns a bit mask of balls caught by the bucket.
     /// Static with borrowed inputs so the hot loop never copies the world.
     static func drift(_ k: Kinematics, config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore,
-                      frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
+                      frame: RotatingFrame, bucket: KinematicBucket?, freeFlight: FreeFlight,
+                      tally: inout FreeFlightTally, contacts: inout ContactSink,
                       balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
         -> UInt64 {
         let n = b.count
@@ -154,7 +155,7 @@ extension PhysicsWorld {
             var best = Event(s: 1)
             for i in 0..<n where idle & (1 << UInt64(i)) == 0 {
                 search(ball: i, from: b[i].position, by: sc[i].d, k: k, t: t, config: config, store: store,
-                       frame: frame, bucket: bucket, best: &best, detail: &detail)
+                       frame: frame, bucket: bucket, freeFlight: freeFlight, tally: &tally, best: &best, detail: &detail)
             }
             if n > 1 { searchBallPairs(b, sc, radius: config.pointee.ballRadius, gone: gone, best: &best) }
 
@@ -181,7 +182,8 @@ extension PhysicsWorld {
     /// same values in the same order (so the same bits), without the loops over balls, the idle
     /// masks and the ball-pair search that one ball never needs.
     static func driftOne(_ k: Kinematics, config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore,
-                         frame: RotatingFrame, bucket: KinematicBucket?, contacts: inout ContactSink,
+                         frame: RotatingFrame, bucket: KinematicBucket?, freeFlight: FreeFlight,
+                         tally: inout FreeFlightTally, contacts: inout ContactSink,
                          balls b: UnsafeMutableBufferPointer<Ball>, scratch sc: UnsafeMutableBufferPointer<BallScratch>)
         -> UInt64 {
         let halfKick = config.pointee.gravity * (0.5 * k.h)
@@ -201,7 +203,7 @@ extension PhysicsWorld {
             var best = Event(s: 1)
             if !idle {
                 search(ball: 0, from: b[0].position, by: d, k: k, t: t, config: config, store: store,
-                       frame: frame, bucket: bucket, best: &best, detail: &detail)
+                       frame: frame, bucket: bucket, freeFlight: freeFlight, tally: &tally, best: &best, detail: &detail)
             }
             let s = best.kind == .none ? 1.0 : best.s
             b[0].position += d * s
@@ -220,7 +222,8 @@ extension PhysicsWorld {
     @inline(__always)
     static func search(ball i: Int, from p: Vec2, by d: Vec2, k: Kinematics, t: Double,
                        config: UnsafePointer<PhysicsConfig>, store: borrowing ObstacleStore, frame: RotatingFrame,
-                       bucket: KinematicBucket?, best: inout Event, detail: inout HitDetail) {
+                       bucket: KinematicBucket?, freeFlight: FreeFlight, tally: inout FreeFlightTally,
+                       best: inout Event, detail: inout HitDetail) {
         let r = config.pointee.ballRadius
         let ball = Int32(truncatingIfNeeded: i)
 
@@ -251,7 +254,19 @@ extension PhysicsWorld {
                 : frame.toLocal(p, angle: thA)
             dq = frame.toLocal(p + d, angle: thB, inverse: k.inverseEnd) - q0
         }
-        let hit = store.sweep(from: q0, by: dq, limit: best.s)
+        // The free-flight bound: where the store's own bound proves this very sweep (the same q0
+        // and dq) finds nothing, skip it; `best` and `detail` are then what the sweep leaves.
+        var hit = StoreHit.none(best.s)
+        if freeFlight == .off || !store.freeFlightGrid.clears(from: q0, by: dq) {
+            hit = store.sweep(from: q0, by: dq, limit: best.s)
+            tally.lastSweepSkipped = false
+        } else {
+            tally.lastSweepSkipped = true
+            if freeFlight == .checked {
+                tally.skipped += 1
+                if store.sweep(from: q0, by: dq, limit: best.s).owner >= 0 { tally.misses += 1 }
+            }
+        }
         if hit.owner >= 0 {
             best = Event(s: hit.s, kind: .obstacle, ball: ball, other: hit.owner)
             detail = HitDetail(hit: hit, localPoint: q0 + dq * hit.s, angle: thA + (thB - thA) * hit.s)

@@ -24,6 +24,11 @@ public struct PhysicsWorld: Sendable {
     @usableFromInline var buffers: WorldBuffers
     /// The trig of the frame's recent angles (a cache: it never changes a result).
     var inverseTurns = InverseTurns()
+    /// Whether steps skip store sweeps the free-flight bound proves empty (never changes a
+    /// result; `.off` and `.checked` are for tests and measurements). Copies keep it.
+    public var freeFlight: FreeFlight = .on
+    /// In `.checked` mode, the skipped sweeps and the contacts they would have found.
+    public internal(set) var freeFlightTally = FreeFlightTally()
 
     public init(config: PhysicsConfig, store: ObstacleStore, bucket: KinematicBucket? = nil) {
         precondition(config.maxBalls >= 1 && config.maxBalls <= 64, "maxBalls must be in 1...64")
@@ -140,12 +145,18 @@ public struct PhysicsWorld: Sendable {
     /// Finishes any turn at once (for when no ball is in play, so nothing can be pushed), and
     /// reduces the angle to (-pi, pi], snapping whole and half turns to exactly 0 and pi.
     public mutating func completeTurn() {
-        let twoPi = 2 * Trig.pi
-        var a = frame.target - twoPi * (frame.target / twoPi).rounded()
-        if abs(a) < 1e-9 { a = 0 }
-        if abs(abs(a) - Trig.pi) < 1e-9 { a = Trig.pi }
+        let a = Self.reducedTurn(frame.target)
         frame.angle = a
         frame.target = a
+    }
+
+    /// `angle` reduced to (-pi, pi], whole and half turns snapped to exactly 0 and pi.
+    static func reducedTurn(_ angle: Double) -> Double {
+        let twoPi = 2 * Trig.pi
+        var a = angle - twoPi * (angle / twoPi).rounded()
+        if abs(a) < 1e-9 { a = 0 }
+        if abs(abs(a) - Trig.pi) < 1e-9 { a = Trig.pi }
+        return a
     }
 
     /// World position of a local point under the current frame.

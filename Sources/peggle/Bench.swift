@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
     /// Every benchmark, in the order the help lists them (Box2D's `benchmarks[]` plays this role).
     static var benchmarks: [any LegacyBench.Type] {
         [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
-         BenchGenerate.self, BenchCalibration.self]
+         BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self]
     }
 
     static let configuration = CommandConfiguration(

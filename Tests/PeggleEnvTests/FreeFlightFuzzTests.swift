@@ -1,0 +1,47 @@
+import Foundation
+import PeggleGame
+import PeggleGenerator
+import PeggleLevel
+import Testing
+
+/// The free-flight checker on generated levels: every distribution, template and power, with
+/// confusement (turning boards) and zombie pegs added, random aims and bucket phases. Every
+/// sweep the bound skips is run in full too and must find nothing, and every shot is played
+/// again with the bound off and must be the same bit for bit. PEGGLE_FUZZ_LEVELS raises the
+/// number of levels (each plays `shotsPerLevel` shots); `peggle bench freeflight` is the
+/// million-shot run.
+@Suite("Free-flight fuzz")
+struct FreeFlightFuzzTests {
+    /// Level variant `i`: the generated level of seed `i` in distribution `i % 2` on template
+    /// `(i / 2) % 9` with power `(i / 18) % 4`; two of three variants turn a blue peg into a
+    /// confusement peg, one of three also another into a zombie.
+    static func variant(_ i: Int) -> Level {
+        let distribution = LevelDistribution.allCases[i % LevelDistribution.allCases.count]
+        let template = LevelTemplate.allCases[(i / 2) % LevelTemplate.allCases.count]
+        var level = LevelGenerator.generate(seed: UInt64(i), distribution: distribution, template: template)
+        level.power = Power.allCases[(i / 18) % Power.allCases.count]
+        let blue = level.pegs.indices.filter { level.pegs[$0].kind == .blue }
+        if i % 3 != 0, blue.count > 2 { level.pegs[blue[0]].kind = .confusement }
+        if i % 3 == 2, blue.count > 2 { level.pegs[blue[1]].kind = .zombie }
+        return level
+    }
+
+    static let shotsPerLevel = 12
+
+    @Test("no skipped sweep hides a contact, and every shot is the shot without the bound")
+    func fuzz() throws {
+        let levels = ProcessInfo.processInfo.environment["PEGGLE_FUZZ_LEVELS"].flatMap { Int($0) } ?? 72
+        var total = Benchmarks.FreeFlightFuzz()
+        for i in 0..<levels {
+            let r = try Benchmarks.freeFlightFuzz(level: Self.variant(i), rules: Rules(), seed: UInt64(i),
+                                                  shots: Self.shotsPerLevel, compare: true)
+            #expect(r.misses == 0 && r.mismatches == 0, "variant \(i): \(r)")
+            total = total + r
+        }
+        #expect(total.shots == levels * Self.shotsPerLevel)
+        #expect(total.misses == 0)
+        #expect(total.mismatches == 0)
+        // The bound must be doing its job: most sweeps of a shot are free flight.
+        #expect(total.skipped > total.steps / 3, "\(total)")
+    }
+}
