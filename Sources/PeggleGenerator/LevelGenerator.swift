@@ -66,6 +66,22 @@ public enum LevelGenerator {
         "\(template.title) \(seed) (\(distribution.rawValue))"
     }
 
+    /// Level variant `i` of a sweep that covers every knob the engine has, for checkers that must
+    /// meet them all (`peggle bench freeflight`, the free-flight fuzz test): the generated level
+    /// of seed `i` in distribution `i % 2` on template `(i / 2) % 9` with power `(i / 18) % 4`;
+    /// two variants in three turn a blue peg into a confusement peg, one in three also another
+    /// into a zombie.
+    public static func coverageVariant(_ i: Int) -> Level {
+        let distribution = LevelDistribution.allCases[i % LevelDistribution.allCases.count]
+        let template = LevelTemplate.allCases[(i / 2) % LevelTemplate.allCases.count]
+        var level = generate(seed: UInt64(i), distribution: distribution, template: template)
+        level.power = Power.allCases[(i / 18) % Power.allCases.count]
+        let blue = level.pegs.indices.filter { level.pegs[$0].kind == .blue }
+        if i % 3 != 0, blue.count > 2 { level.pegs[blue[0]].kind = .confusement }
+        if i % 3 == 2, blue.count > 2 { level.pegs[blue[1]].kind = .zombie }
+        return level
+    }
+
     /// The level of `seed` in `distribution`, on `template` or the one the seed draws.
     /// - Parameter rules: board size, cannon, lane and radii the level must respect (the defaults).
     public static func generate(seed: UInt64, distribution: LevelDistribution, template: LevelTemplate? = nil,

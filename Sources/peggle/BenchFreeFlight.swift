@@ -43,18 +43,6 @@ struct BenchFreeFlight: LegacyBench {
         var extra: Extra
     }
 
-    /// The level of variant `i` (the same as Tests/PeggleEnvTests/FreeFlightFuzzTests.swift's).
-    static func variant(_ i: Int) -> Level {
-        let distribution = LevelDistribution.allCases[i % LevelDistribution.allCases.count]
-        let template = LevelTemplate.allCases[(i / 2) % LevelTemplate.allCases.count]
-        var level = LevelGenerator.generate(seed: UInt64(i), distribution: distribution, template: template)
-        level.power = Power.allCases[(i / 18) % Power.allCases.count]
-        let blue = level.pegs.indices.filter { level.pegs[$0].kind == .blue }
-        if i % 3 != 0, blue.count > 2 { level.pegs[blue[0]].kind = .confusement }
-        if i % 3 == 2, blue.count > 2 { level.pegs[blue[1]].kind = .zombie }
-        return level
-    }
-
     final class Totals: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var value = Benchmarks.FreeFlightFuzz()
@@ -80,7 +68,7 @@ struct BenchFreeFlight: LegacyBench {
             Parallel.forEachChunk(levels, threads: t, chunksPerThread: 8) { _, range in
                 for i in range {
                     totals.add(Result {
-                        try Benchmarks.freeFlightFuzz(level: Self.variant(i), rules: Rules(), seed: UInt64(i),
+                        try Benchmarks.freeFlightFuzz(level: LevelGenerator.coverageVariant(i), rules: Rules(), seed: UInt64(i),
                                                       shots: min(perLevel, all - i * perLevel), compare: compare)
                     })
                 }

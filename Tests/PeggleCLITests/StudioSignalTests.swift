@@ -1,4 +1,5 @@
 import Foundation
+import PeggleTestSupport
 import GRDB
 import Testing
 
@@ -90,38 +91,10 @@ struct StudioSignalTests {
     }
 }
 
-/// A JSON POST over a plain socket to the studio on 127.0.0.1 (no HTTP client library in this target).
+/// A JSON POST to the studio on 127.0.0.1 (no HTTP client library in this target).
 enum StudioHTTP {
     static func post(port: Int, _ path: String, _ body: String) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
-        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
-            sent += n
-        }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            reply += buffer[..<n]
-        }
-        let text = String(decoding: reply, as: UTF8.self)
-        let status = Int(text.split(separator: " ", maxSplits: 2).dropFirst().first ?? "") ?? 0
-        return (status, text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? "")
+        try RawHTTP.request(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n", body: body)
     }
 }

@@ -12,20 +12,6 @@ import Testing
 /// million-shot run.
 @Suite("Free-flight fuzz")
 struct FreeFlightFuzzTests {
-    /// Level variant `i`: the generated level of seed `i` in distribution `i % 2` on template
-    /// `(i / 2) % 9` with power `(i / 18) % 4`; two of three variants turn a blue peg into a
-    /// confusement peg, one of three also another into a zombie.
-    static func variant(_ i: Int) -> Level {
-        let distribution = LevelDistribution.allCases[i % LevelDistribution.allCases.count]
-        let template = LevelTemplate.allCases[(i / 2) % LevelTemplate.allCases.count]
-        var level = LevelGenerator.generate(seed: UInt64(i), distribution: distribution, template: template)
-        level.power = Power.allCases[(i / 18) % Power.allCases.count]
-        let blue = level.pegs.indices.filter { level.pegs[$0].kind == .blue }
-        if i % 3 != 0, blue.count > 2 { level.pegs[blue[0]].kind = .confusement }
-        if i % 3 == 2, blue.count > 2 { level.pegs[blue[1]].kind = .zombie }
-        return level
-    }
-
     static let shotsPerLevel = 12
 
     @Test("no skipped sweep hides a contact, and every shot is the shot without the bound")
@@ -33,7 +19,7 @@ struct FreeFlightFuzzTests {
         let levels = ProcessInfo.processInfo.environment["PEGGLE_FUZZ_LEVELS"].flatMap { Int($0) } ?? 72
         var total = Benchmarks.FreeFlightFuzz()
         for i in 0..<levels {
-            let r = try Benchmarks.freeFlightFuzz(level: Self.variant(i), rules: Rules(), seed: UInt64(i),
+            let r = try Benchmarks.freeFlightFuzz(level: LevelGenerator.coverageVariant(i), rules: Rules(), seed: UInt64(i),
                                                   shots: Self.shotsPerLevel, compare: true)
             #expect(r.misses == 0 && r.mismatches == 0, "variant \(i): \(r)")
             total = total + r
