@@ -33,23 +33,13 @@ MAX_MULTIPLIER = 10
 POINTS = {"blue": 10, "orange": 100}
 
 
-def num(v):
-    v = round(v, 2)
-    return str(int(v)) if v == int(v) else repr(v)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import make_levels  # noqa: E402  (its canonical writer: one for every generated level file)
 
 
-class Level:
-    """One level as the canonical JSON text `peggle` writes (pegs, then blocks, one per line)."""
-
-    def __init__(self, name, description, mode, power="none"):
-        self.name, self.description, self.mode, self.power = name, description, mode, power
-        self.pegs, self.blocks = [], []
-        self.next_id = 1
-
-    def _id(self):
-        i = self.next_id
-        self.next_id += 1
-        return i
+class Level(make_levels.Level):
+    """make_levels' level with pegs and blocks kept as dicts, so a family edits kinds in place;
+    `text()` is make_levels' canonical JSON (pegs, then blocks, one per line)."""
 
     def peg(self, kind, x, y, r=12):
         self.pegs.append({"shape": "circle", "id": self._id(), "kind": kind, "x": x, "y": y, "r": r})
@@ -69,33 +59,11 @@ class Level:
         return lv
 
     def text(self):
-        out = ['{', '  "format": 1', f'  "name": "{self.name}"', '  "author": "Peggle Gym"',
-               f'  "description": "{self.description}"', '  "read_only": true']
-        t = self.mode[0]
-        if t == "classic":
-            out.append(f'  "mode": {{"type": "classic", "balls": {self.mode[1]}}}')
-        elif t == "beat_the_score":
-            out.append(f'  "mode": {{"type": "beat_the_score", "target_score": {self.mode[1]}, "time_limit": {num(self.mode[2])}}}')
-        else:
-            out.append(f'  "mode": {{"type": "dodge", "shots": {self.mode[1]}}}')
-        out.append(f'  "power": "{self.power}"')
-        pegs = []
-        for p in self.pegs:
-            head = f'{{"id": {p["id"]}, "kind": "{p["kind"]}", "x": {num(p["x"])}, "y": {num(p["y"])}, '
-            if p["shape"] == "circle":
-                pegs.append(head + f'"radius": {num(p["r"])}}}')
-            else:
-                pegs.append(head + f'"shape": "brick", "width": {num(p["w"])}, "height": {num(p["h"])}, '
-                                   f'"rotation": {num(p["rot"])}}}')
-        blocks = [f'{{"id": {b["id"]}, "shape": "{b["shape"]}", "x": {num(b["x"])}, "y": {num(b["y"])}, '
-                  f'"width": {num(b["w"])}, "height": {num(b["h"])}, "rotation": {num(b["rot"])}, '
-                  f'"springiness": {num(b["spring"])}}}' for b in self.blocks]
-
-        def lst(items):
-            return "[]" if not items else "[\n    " + ",\n    ".join(items) + "\n  ]"
-        out.append('  "pegs": ' + lst(pegs))
-        out.append('  "blocks": ' + lst(blocks))
-        return out[0] + "\n" + ",\n".join(out[1:]) + "\n}\n"
+        t = make_levels.Level(self.name, self.description, self.mode, self.power, self.purple_roams)
+        t.pegs = [("circle", p["id"], p["kind"], p["x"], p["y"], p["r"]) if p["shape"] == "circle"
+                  else ("brick", p["id"], p["kind"], p["x"], p["y"], (p["w"], p["h"], p["rot"])) for p in self.pegs]
+        t.blocks = [(b["id"], b["shape"], b["x"], b["y"], b["w"], b["h"], b["rot"], b["spring"]) for b in self.blocks]
+        return t.text()
 
 
 # ---------------------------------------------------------------------------------------------
