@@ -681,7 +681,10 @@ function showRating(r) {
     const rows = r.agents.filter((a) => a.agent === kind);
     const games = rows.reduce((n, a) => n + a.games, 0);
     const won = rows.reduce((n, a) => n + Math.round(a.winRate * a.games), 0);
-    const noise = rows.length === 1 ? `${rows[0].sigma.toFixed(3)} rad` : `${rows.length} levels`;
+    // Several rows: the adaptive rating's trial sigmas (how many, and their range), not levels.
+    const sigmas = rows.map((a) => a.sigma);
+    const noise = rows.length === 1 ? `${rows[0].sigma.toFixed(3)} rad`
+      : `${rows.length} sigmas, ${Math.min(...sigmas).toFixed(3)} to ${Math.max(...sigmas).toFixed(3)} rad`;
     const tr = document.createElement("tr");
     for (const v of [kind, noise, games, `${won} (${Math.round((100 * won) / games)}%)`]) {
       const td = document.createElement("td");
