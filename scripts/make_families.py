@@ -80,21 +80,9 @@ def honeycomb(x0, x1, y0, rows, dx, dy):
     return pts
 
 
-def free_flight(angle, until_y=560.0, dt=1 / 240):
-    """Centre path of a ball shot from the cannon (400, 20) at 600 units/s with gravity 500 and no
-    collisions except the side walls (restitution 0.8)."""
-    x, y = 400.0, 20.0
-    vx, vy = 600 * math.sin(angle), 600 * math.cos(angle)
-    pts = []
-    while y < until_y:
-        pts.append((x, y))
-        vy += 500 * dt
-        x += vx * dt
-        y += vy * dt
-        if x < BALL_RADIUS or x > 800 - BALL_RADIUS:
-            x = min(max(x, BALL_RADIUS), 800 - BALL_RADIUS)
-            vx = -0.8 * vx
-    return pts
+def free_flight(angle):
+    """Centre path of a ball shot from the cannon, reflected by the side walls only."""
+    return make_levels.free_flight(angle, dt=1 / 240, walls=True)
 
 
 def box_distance(px, py, b):

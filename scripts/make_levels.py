@@ -283,8 +283,9 @@ def last_stand():
     return lv
 
 
-def free_flight(angle, until_y=560.0, dt=0.002):
-    """Centre path of a ball shot from the cannon with no collisions, as the physics moves it."""
+def free_flight(angle, until_y=560.0, dt=0.002, walls=False):
+    """Centre path of a ball shot from the cannon with no collisions, as the physics moves it;
+    with `walls`, the side walls reflect it (restitution 0.8; ball radius 10)."""
     x, y = 400.0, 20.0
     vx, vy = 600 * math.sin(angle), 600 * math.cos(angle)
     pts = []
@@ -293,6 +294,9 @@ def free_flight(angle, until_y=560.0, dt=0.002):
         vy += 500 * dt
         x += vx * dt
         y += vy * dt
+        if walls and (x < 10.0 or x > 790.0):
+            x = min(max(x, 10.0), 790.0)
+            vx = -0.8 * vx
     return pts
 
 

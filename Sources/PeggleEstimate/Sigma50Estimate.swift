@@ -27,7 +27,7 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var kernel: Kernel?
     /// How far (`distance`) from every fitted level a level may lie before the estimate is a
     /// guess: 95% of the fitted levels had another that close (`reachQuantile`). Not in the file:
-    /// `decode` computes it from the kernel's rows (the built-in model's is 0.858); nil for a
+    /// `decode` computes it from the kernel's rows (the built-in model's is 0.857); nil for a
     /// linear model, which never says it is guessing.
     public var reach: Double? = nil
 

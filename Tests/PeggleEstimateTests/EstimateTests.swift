@@ -178,6 +178,8 @@ struct EstimateTests {
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
         #expect(m.kernel?.rows.count == 400)
+        // The 380th of the 400 leave-one-out nearest distances (docs/metrics.md quotes it).
+        #expect(((m.reach ?? 0) * 1000).rounded() == 857)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
