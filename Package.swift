@@ -105,7 +105,10 @@ let package = Package(
                 "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
                 "PeggleRating", "PeggleLevelSearch", "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // Agents/linear.json (a link to it), the policy `rate`'s default agents name, for a
+            // `peggle` run outside a checkout (Sources/peggle/Bundled.swift).
+            resources: [.embedInCode("Builtin/linear.json")]),
 
         // What the test targets share: where the repository's files are, levels and played games built
         // by hand, SVG documents parsed.

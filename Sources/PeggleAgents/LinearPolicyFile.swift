@@ -241,6 +241,12 @@ extension LinearAgent {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PolicyFileError(path: path, message: "cannot be read")
         }
+        return try load(data: data, path: path, allowIncomplete: allowIncomplete)
+    }
+
+    /// A policy file's contents (a file read already, or one built into a binary); `path` names it
+    /// in errors.
+    public static func load(data: Data, path: String, allowIncomplete: Bool = false) throws(PolicyFileError) -> LinearAgent {
         let doc = try PolicyDocument.decode(data, path: path)
         if !doc.complete && !allowIncomplete {
             let done = doc.state?.iteration ?? 0, total = doc.training?.iterations ?? 0

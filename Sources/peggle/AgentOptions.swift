@@ -140,6 +140,6 @@ enum AgentSpec: Equatable, ListElement {
 /// Loads `linear:FILE` weights; every problem names the file.
 enum LinearAgentLoader {
     static func load(_ path: String) throws -> any Agent {
-        do { return try LinearAgent.load(path: path) } catch { throw UserError("--agent linear:\(path): \(error)") }
+        do { return try Bundled.linearAgent(path) } catch { throw UserError("--agent linear:\(path): \(error)") }
     }
 }

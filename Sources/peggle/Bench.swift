@@ -34,7 +34,7 @@ struct BenchLevel: ParsableArguments {
 
     func load() throws -> Level {
         guard `repeat` >= 1 else { throw UserError("--repeat: \(`repeat`) must be at least 1") }
-        return try Files.loadLevel(level)
+        return try Files.loadLevel(Bundled.levelPath(level))
     }
 }
 

@@ -57,7 +57,7 @@ struct BenchRating: LegacyBench {
         let counts = try threads.counts()
         let settings = try rating.settings()
         let agents = try rating.agentList(greedy)
-        var files = try Files.levelFiles(levels)
+        var files = try Files.levelFiles(levels.map(Bundled.levelPath))
         // The physics benchmark scene is not a level anyone rates.
         files.removeAll { ($0 as NSString).lastPathComponent == "bench-grid.json" }
         guard !files.isEmpty else {

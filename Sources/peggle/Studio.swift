@@ -47,7 +47,8 @@ struct Studio: ParsableCommand {
             throw UserError("--allow-host: '\(name)' is not a host name (a name or an IP address, without a port or scheme)")
         }
         let library: LevelLibrary
-        do { library = try LevelLibrary(folder: levels) } catch { throw UserError("--levels: \(error.message)") }
+        let opened = try Bundled.studioFolder(levels)
+        do { library = try LevelLibrary(folder: opened) } catch { throw UserError("--levels: \(error.message)") }
         var store: PeggleStore?
         if let db {
             do { store = try PeggleStore(path: db) } catch { throw UserError("--db: \(error)") }

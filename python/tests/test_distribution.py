@@ -133,3 +133,16 @@ def test_a_bare_environment_plays_the_default_levels(peggle_bin):
     # Any procedural argument given: the rest are the server's defaults (hard, as Procgen's).
     with PeggleEnv(num_levels=5) as env:
         assert env.reset(seed=0)[1]["level_name"].endswith("(hard)")
+
+
+def test_ray_rating_s_default_agents_work_outside_a_checkout(tmp_path, monkeypatch):
+    """peggle_gym.ray adds `peggle rate`'s default agents: from a checkout it ships the driver's
+    Agents/linear.json to the tasks; elsewhere it leaves the path to each task's engine, which
+    plays the copy built into it (docs/distribution.md, "From any folder")."""
+    from peggle_gym.ray._rating import _agent_files
+    monkeypatch.chdir(tmp_path)
+    assert _agent_files([]) == (["--agents", "random,greedy,linear:Agents/linear.json"], {})
+    monkeypatch.chdir(ROOT)
+    args, files = _agent_files([])
+    assert args == ["--agents", "random,greedy,linear:agent-0.json"]
+    assert files == {"agent-0.json": (ROOT / "Agents" / "linear.json").read_bytes()}

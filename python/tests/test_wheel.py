@@ -9,6 +9,7 @@ working directory elsewhere, Peggle-v1 passes Gymnasium's check_env and plays an
 rate` and `peggle report` rate a bundled level, and `peggle studio` serves its page. The engine in
 the wheel must need nothing from the Swift toolchain and find BLAS and SQLite inside the wheel.
 """
+import csv
 import http.client
 import json
 import os
@@ -43,8 +44,8 @@ class Installed:
                     if k not in ("PEGGLE_BIN", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "LD_LIBRARY_PATH")}
         self.env["PATH"] = os.pathsep.join([str(self.venv / "bin"), clean_path()])
 
-    def run(self, *argv, timeout=600, **kw) -> subprocess.CompletedProcess:
-        done = subprocess.run(list(map(str, argv)), cwd=self.work, env=self.env, capture_output=True, text=True,
+    def run(self, *argv, timeout=600, cwd=None, **kw) -> subprocess.CompletedProcess:
+        done = subprocess.run(list(map(str, argv)), cwd=cwd or self.work, env=self.env, capture_output=True, text=True,
                               timeout=timeout, **kw)
         assert done.returncode == 0, f"{argv} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}"
         return done
@@ -138,8 +139,31 @@ def test_the_peggle_command_rates_and_reports(installed):
     assert len(games) == 1 + 18  # 16 greedy games at the adaptive sigmas, 2 random ones
 
 
+def test_defaults_that_name_checkout_files_work_from_any_folder(installed):
+    """`rate`'s default agents name linear:Agents/linear.json and the benchmarks play Levels/...:
+    the policy built into the engine and the wheel's bundled levels stand in for them."""
+    folder = installed.work / "defaults"
+    folder.mkdir()
+    level = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['first-steps']))")
+    installed.run("peggle", "rate", "--budget", "4", "--episodes", "1", "--db", "defaults.sqlite", level, cwd=folder)
+    installed.run("peggle", "report", "--db", "defaults.sqlite", "--out", "reports", "--format", "csv", cwd=folder)
+    with open(folder / "reports" / "episodes.csv", newline="") as f:
+        games = list(csv.DictReader(f))
+    assert sorted({game["agent_kind"] for game in games}) == ["greedy", "linear", "random"], games[:3]
+    bench = installed.run("peggle", "bench", "physics", "--shots", "20", "--repeat", "1", "--json", cwd=folder).stdout
+    rows = [json.loads(line) for line in bench.splitlines()]
+    grid = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['bench-grid']))")
+    pegs = len(json.loads(pathlib.Path(grid).read_text())["pegs"])
+    assert rows and all(row["pegs"] == pegs and row["steps"] > 0 for row in rows), rows
+    assert not (folder / "Agents").exists() and not (folder / "Levels").exists()
+
+
 def test_peggle_studio_serves_its_page(installed):
-    studio = subprocess.Popen([str(installed.venv / "bin" / "peggle"), "studio", "--port", "0"], cwd=installed.work,
+    """Run where there is no Levels folder, the studio makes one with a copy of the bundled levels
+    (read-only: edits save as copies, as in a checkout) and serves its page."""
+    here = installed.work / "studio"
+    here.mkdir()
+    studio = subprocess.Popen([str(installed.venv / "bin" / "peggle"), "studio", "--port", "0"], cwd=here,
                               env=installed.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = studio.stdout.readline()
@@ -159,6 +183,9 @@ def test_peggle_studio_serves_its_page(installed):
         page = reply.read().decode()
         assert reply.status == 200 and "<title>Peggle Studio" in page
         connection.close()
+        bundled = sorted(pathlib.Path(p).name for p in installed.python(
+            "import json, peggle_gym; print(json.dumps(sorted(peggle_gym.bundled_levels().values())))"))
+        assert sorted(p.name for p in (here / "Levels").glob("*.json")) == bundled and len(bundled) == 15
     finally:
         studio.terminate()
         studio.communicate(timeout=30)

@@ -85,9 +85,14 @@ def _agent_files(rate_args: list[str]) -> tuple[list[str], dict[str, bytes]]:
                 specs[k] = f"linear:{name}"
         args[value_at] = prefix + ",".join(specs)
     if not any(a == "--agents" or a.startswith("--agents=") for a in args):
-        # `peggle rate`'s default names the repository's linear policy by a relative path.
+        # `peggle rate`'s default names the repository's linear policy by a relative path: read here
+        # when the driver runs in a checkout, else each task's `peggle` plays the copy built into it
+        # (the same weights, so the same games).
         default = "random,greedy,linear:Agents/linear.json"
-        args, files = _agent_files(args + ["--agents", default])
+        if pathlib.Path("Agents/linear.json").is_file():
+            args, files = _agent_files(args + ["--agents", default])
+        else:
+            args = args + ["--agents", default]
     return args, files
 
 
