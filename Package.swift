@@ -13,6 +13,15 @@ import PackageDescription
 // (scripts/wheel, docs/distribution.md) carries such a binary to machines it was not built on.
 let generic = ProcessInfo.processInfo.environment["PEGGLE_GENERIC"].map { !$0.isEmpty && $0 != "0" } ?? false
 let cpuFlags = generic ? [] : (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)).map { Set($0.split { " \t\n".contains($0) }) } ?? []
+// PEGGLE_STATIC=1 links the Swift runtime and Foundation into `peggle` itself (the wheel's engine
+// needs no Swift toolchain where it runs). It is `-static-stdlib` on the link only: SwiftPM's
+// `--static-swift-stdlib` also adds it to every compile, so its dependencies could not be shared
+// with the test build (docs/distribution.md, "CI"); both give a binary that needs no Swift library.
+let staticStdlib = ProcessInfo.processInfo.environment["PEGGLE_STATIC"].map { !$0.isEmpty && $0 != "0" } ?? false
+// What the static Foundation (Swift 6.3's swift_static) links beside itself. Modules compiled for the
+// shared Foundation do not name these, so they are named here; a toolchain that splits Foundation
+// otherwise fails this link loudly (undefined references), never at run time.
+let staticFoundation = ["-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims"]
 let tuned: [SwiftSetting] = !cpuFlags.isEmpty && ["avx2", "bmi2", "fma"].allSatisfy { cpuFlags.contains(Substring($0)) }
     ? [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release))] : []
 
@@ -108,7 +117,8 @@ let package = Package(
             ],
             // Agents/linear.json (a link to it), the policy `rate`'s default agents name, for a
             // `peggle` run outside a checkout (Sources/peggle/Bundled.swift).
-            resources: [.embedInCode("Builtin/linear.json")]),
+            resources: [.embedInCode("Builtin/linear.json")],
+            linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
 
         // What the test targets share: where the repository's files are, levels and played games built
         // by hand, SVG documents parsed.
@@ -141,4 +151,16 @@ let package = Package(
 // optimisation, and compiles several times faster without it.
 for target in package.targets where target.type == .test {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+}
+
+// PEGGLE_TESTABLE=1 (scripts/test) compiles our own targets with -enable-testing in release builds,
+// for the test suites' @testable imports. The dependencies keep their plain release flags, so the
+// wheel's engine, which scripts/test builds in the same folder first, leaves them compiled for the
+// test build (docs/distribution.md, "CI"). `-Xswiftc -enable-testing` gives the same test build, but
+// applies to every dependency too, so switching between the two recompiles them.
+let testable = ProcessInfo.processInfo.environment["PEGGLE_TESTABLE"].map { !$0.isEmpty && $0 != "0" } ?? false
+if testable {
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
+    }
 }
