@@ -180,8 +180,13 @@ extension ServeSession {
     func writeInfos(_ w: inout JSONWriter, _ key: String, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
         w.key(key)
         if infoLayout == .columns {
+            // Each environment's info is fetched once, and each key's presence computed once per
+            // environment (not again for its value and its mask).
+            let rows = (0..<count).map(item)
+            var has: [Bool] = []
+            has.reserveCapacity(count)
             w.beginObject()
-            for k in Self.infoKeys { writeColumn(&w, k, count: count, item) }
+            for k in Self.infoKeys { writeColumn(&w, k, rows, &has) }
             w.endObject()
             return
         }
@@ -192,28 +197,38 @@ extension ServeSession {
         w.endArray()
     }
 
-    /// One key in Gymnasium's vector-info layout: `name` maps to `count` values and `_name` to
-    /// `count` booleans saying which environments have it (the others hold the key's filler); a
-    /// nested key (`hits`) is an object of such columns with its own mask. A key no environment
-    /// has is left out.
-    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
-        func has(_ i: Int) -> Bool { item(i).map { k.has($0.0, $0.1) } ?? false }
-        guard (0..<count).contains(where: has) else { return }
+    /// One key in Gymnasium's vector-info layout: `name` maps to a value per environment and
+    /// `_name` to a boolean each saying which environments have it (the others hold the key's
+    /// filler); a nested key (`hits`) is an object of such columns with its own mask. A key no
+    /// environment has is left out. `has` is scratch space for the mask.
+    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, _ rows: [(EnvInfo, Bool)?], _ has: inout [Bool]) {
+        func mask() -> Bool {
+            has.removeAll(keepingCapacity: true)
+            var any = false
+            for row in rows {
+                let h = row.map { k.has($0.0, $0.1) } ?? false
+                has.append(h)
+                any = any || h
+            }
+            return any
+        }
+        guard mask() else { return }
         w.key(k.name)
         if k.keys.isEmpty {
             w.beginArray()
-            for i in 0..<count {
-                if let (info, _) = item(i), has(i) { k.write(&w, info, self) } else { k.filler(&w) }
+            for (row, h) in zip(rows, has) {
+                if h, let (info, _) = row { k.write(&w, info, self) } else { k.filler(&w) }
             }
             w.endArray()
         } else {
             w.beginObject()
-            for sub in k.keys { writeColumn(&w, sub, count: count, item) }
+            for sub in k.keys { writeColumn(&w, sub, rows, &has) }
             w.endObject()
+            _ = mask()  // the sub-keys' columns reused the scratch
         }
         w.key("_" + k.name)
         w.beginArray()
-        for i in 0..<count { w.bool(has(i)) }
+        for h in has { w.bool(h) }
         w.endArray()
     }
 
