@@ -60,8 +60,11 @@ struct JSONWriter {
     }
 
     mutating func string(_ s: String) { value(); quoted(s) }
-    mutating func bool(_ b: Bool) { value(); append(b ? "true" : "false") }
-    mutating func null() { value(); append("null") }
+    mutating func bool(_ b: Bool) { value(); if b { literal("true") } else { literal("false") } }
+    mutating func null() { value(); literal("null") }
+
+    /// Constant text, copied as bytes (a columns reply writes thousands of `true`s and `false`s).
+    private mutating func literal(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
     mutating func int<T: BinaryInteger>(_ v: T) {
         value()
         // Digits straight into the buffer: replies write thousands of small integers.

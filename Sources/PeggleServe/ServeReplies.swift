@@ -180,8 +180,27 @@ extension ServeSession {
     func writeInfos(_ w: inout JSONWriter, _ key: String, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
         w.key(key)
         if infoLayout == .columns {
+            // Each environment's info is fetched once (`present`: 0 none, 1 a step's, 2 a
+            // reset's), and each key's presence computed once per environment, not again for its
+            // value and its mask. An environment without an info holds a copy of another's,
+            // never read; when none has one, every key is left out.
+            var infos: [EnvInfo] = [], present: [UInt8] = [], has: [Bool] = []
+            infos.reserveCapacity(count)
+            present.reserveCapacity(count)
+            has.reserveCapacity(count)
+            var missing = 0
+            for i in 0..<count {
+                if let (info, reset) = item(i) {
+                    if infos.isEmpty { infos.append(contentsOf: repeatElement(info, count: missing)) }
+                    infos.append(info)
+                    present.append(reset ? 2 : 1)
+                } else {
+                    if infos.isEmpty { missing += 1 } else { infos.append(infos[0]) }
+                    present.append(0)
+                }
+            }
             w.beginObject()
-            for k in Self.infoKeys { writeColumn(&w, k, count: count, item) }
+            for k in Self.infoKeys { writeColumn(&w, k, infos, present, &has) }
             w.endObject()
             return
         }
@@ -192,28 +211,40 @@ extension ServeSession {
         w.endArray()
     }
 
-    /// One key in Gymnasium's vector-info layout: `name` maps to `count` values and `_name` to
-    /// `count` booleans saying which environments have it (the others hold the key's filler); a
-    /// nested key (`hits`) is an object of such columns with its own mask. A key no environment
-    /// has is left out.
-    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
-        func has(_ i: Int) -> Bool { item(i).map { k.has($0.0, $0.1) } ?? false }
-        guard (0..<count).contains(where: has) else { return }
+    /// One key in Gymnasium's vector-info layout: `name` maps to a value per environment and
+    /// `_name` to a boolean each saying which environments have it (the others hold the key's
+    /// filler); a nested key (`hits`) is an object of such columns with its own mask. A key no
+    /// environment has is left out. `has` is scratch space for the mask.
+    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, _ infos: [EnvInfo], _ present: [UInt8], _ has: inout [Bool]) {
+        func mask() -> Bool {
+            let keyHas = k.has
+            has.removeAll(keepingCapacity: true)
+            var any = false
+            for i in infos.indices {
+                let h = present[i] != 0 && keyHas(infos[i], present[i] == 2)
+                has.append(h)
+                any = any || h
+            }
+            return any
+        }
+        guard mask() else { return }
         w.key(k.name)
         if k.keys.isEmpty {
+            let write = k.write, filler = k.filler
             w.beginArray()
-            for i in 0..<count {
-                if let (info, _) = item(i), has(i) { k.write(&w, info, self) } else { k.filler(&w) }
+            for i in infos.indices {
+                if has[i] { write(&w, infos[i], self) } else { filler(&w) }
             }
             w.endArray()
         } else {
             w.beginObject()
-            for sub in k.keys { writeColumn(&w, sub, count: count, item) }
+            for sub in k.keys { writeColumn(&w, sub, infos, present, &has) }
             w.endObject()
+            _ = mask()  // the sub-keys' columns reused the scratch
         }
         w.key("_" + k.name)
         w.beginArray()
-        for i in 0..<count { w.bool(has(i)) }
+        for h in has { w.bool(h) }
         w.endArray()
     }
 
