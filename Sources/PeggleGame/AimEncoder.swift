@@ -103,6 +103,10 @@ public struct AimScene: Sendable {
 
     var rules = Rules()
     var game: GameState?
+    /// The physics' free-flight bound over the same obstacles at the board's angle (nil: every
+    /// trace step sweeps, as before the bound; `usesBound` false, for the test that compares).
+    var probe: ClearanceProbe?
+    var usesBound = true
     var items: [Item] = []
     var edges: [Edge] = []
     /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellStart[c + 1]` in `cellItems`.
@@ -145,6 +149,7 @@ public struct AimScene: Sendable {
     mutating func load(_ game: GameState) {
         self.game = game
         rules = game.rules
+        probe = usesBound ? game.world.clearanceProbe : nil
         touched.removeAll(keepingCapacity: true)
         touched.append(contentsOf: repeatElement(false, count: game.pegs.count))
         grazed.removeAll(keepingCapacity: true)
@@ -333,10 +338,19 @@ public struct AimScene: Sendable {
             while events < 4 {
                 // Walls first (left, right, top), then obstacles; the earliest wins.
                 var best: (s: Double, item: Int, normal: Vec2)? = nil
-                if dq.x < 0 { let s = max(p.x - rb, 0) / -dq.x; if s < 1 { best = (s, -1, Vec2(1, 0)) } }
-                if dq.x > 0 { let s = max(phys.boardWidth - rb - p.x, 0) / dq.x; if s < 1 { best = (s, -1, Vec2(-1, 0)) } }
-                if dq.y < 0 { let s = max(p.y - rb, 0) / -dq.y; if s < 1 && s < (best?.s ?? 2) { best = (s, -1, Vec2(0, 1)) } }
-                if let hit = sweep(from: p, by: dq), hit.s < (best?.s ?? 2) { best = hit }
+                // A wall is hit when gap / speed < 1, which needs gap < speed: only then divide.
+                if dq.x < 0, max(p.x - rb, 0) < -dq.x { let s = max(p.x - rb, 0) / -dq.x; if s < 1 { best = (s, -1, Vec2(1, 0)) } }
+                if dq.x > 0, max(phys.boardWidth - rb - p.x, 0) < dq.x {
+                    let s = max(phys.boardWidth - rb - p.x, 0) / dq.x
+                    if s < 1 { best = (s, -1, Vec2(-1, 0)) }
+                }
+                if dq.y < 0, max(p.y - rb, 0) < -dq.y {
+                    let s = max(p.y - rb, 0) / -dq.y
+                    if s < 1 && s < (best?.s ?? 2) { best = (s, -1, Vec2(0, 1)) }
+                }
+                // Where the physics' free-flight bound proves the move touches no obstacle, the
+                // sweep would find none: skip it (most steps of a trace).
+                if !(probe?.clears(from: p, by: dq) ?? false), let hit = sweep(from: p, by: dq), hit.s < (best?.s ?? 2) { best = hit }
                 guard let hit = best else {
                     p += dq
                     break

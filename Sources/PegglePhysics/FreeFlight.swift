@@ -139,21 +139,21 @@ final class Clearance: @unchecked Sendable {
 /// The free-flight bound's grid as a plain value (see `Clearance`): one byte a cell, the
 /// clearance floored to quarter units, and a 256-entry table of squared thresholds, so a
 /// lookup is two loads and a compare.
-struct ClearanceGrid: @unchecked Sendable {
+@usableFromInline struct ClearanceGrid: @unchecked Sendable {
     // Read-only memory owned by a `Clearance`.
-    let originX: Double, originY: Double, invCell: Double
-    let cols: Int
+    @usableFromInline let originX: Double, originY: Double, invCell: Double
+    @usableFromInline let cols: Int
     /// Columns and rows as Doubles, for the bounds test that also rejects NaN.
-    let colsD: Double, rowsD: Double
-    let cells: UnsafeMutablePointer<UInt8>
+    @usableFromInline let colsD: Double, rowsD: Double
+    @usableFromInline let cells: UnsafeMutablePointer<UInt8>
     /// `threshold[q]` = (q / 4)^2: a sweep of squared length below it from a cell of code q
     /// touches nothing.
-    let threshold: UnsafeMutablePointer<Double>
+    @usableFromInline let threshold: UnsafeMutablePointer<Double>
 
     /// Whether a ball centre moving from `p` by `d` (store frame) provably touches no obstacle
     /// the store was built with: `p`'s cell clears more than `|d|`. False for points off the grid
     /// and for non-finite values (every comparison with NaN is false).
-    @inline(__always)
+    @inlinable @inline(__always)
     func clears(from p: Vec2, by d: Vec2) -> Bool {
         let fx = (p.x - originX) * invCell, fy = (p.y - originY) * invCell
         guard fx >= 0, fy >= 0, fx < colsD, fy < rowsD else { return false }
@@ -183,8 +183,9 @@ extension PhysicsWorld {
 
     /// Up to `limit` fixed steps of free flight, each exactly what `step()` would do (the same
     /// operations on the same values in the same order), taken while the one ball in play
-    /// provably touches nothing in them: no wall, no obstacle (the free-flight bound), not near
-    /// the bucket, not leaving the board. Stops before the first step it cannot prove free, so
+    /// provably touches nothing in them: no wall, no obstacle (the free-flight bound, or where it
+    /// cannot tell, the store's own sweep finding nothing), not near the bucket, not leaving the
+    /// board. Stops before the first step it cannot prove free, so
     /// the caller's `step()` takes that one. Takes no step with more than one ball, sub-steps, a
     /// turning board, or the bound `.off`.
     ///
@@ -229,6 +230,8 @@ extension PhysicsWorld {
             if cfg.leftWall, d.x < 0, max(p.x - r, 0) < -d.x { break }
             if cfg.rightWall, d.x > 0, max(right - p.x, 0) < d.x { break }
             if cfg.topWall, d.y < 0, max(p.y - r, 0) < -d.y { break }
+            // search's bucket test: the rims and mouth are looked at only when this holds.
+            if bk != nil, max(p.y, p.y + d.y) + r >= rimLine { break }
             // search's obstacle sweep, in the frame search would use (at rest: one angle).
             let q0: Vec2, dq: Vec2
             if angle == 0 {
@@ -238,14 +241,18 @@ extension PhysicsWorld {
                 q0 = frame.toLocal(p, angle: angle, inverse: inverse)
                 dq = frame.toLocal(p + d, angle: angle, inverse: inverse) - q0
             }
-            guard grid.clears(from: q0, by: dq) else { break }
-            // search's bucket test: the rims and mouth are looked at only when this holds.
-            if bk != nil, max(p.y, p.y + d.y) + r >= rimLine { break }
+            let cleared = grid.clears(from: q0, by: dq)
+            if !cleared {
+                // Near an obstacle the bound proves nothing: run the very sweep search would
+                // (its limit is 1 here, no wall being within reach) and go on if it finds
+                // nothing, so a near miss costs a sweep, not a whole step.
+                guard store.sweepFindsNothing(from: q0, by: dq) else { break }
+            }
             // No event: the drift ends at s = 1; then the second kick. substep's exit test.
             let end = p + d * 1.0
             let vEnd = v + halfKick
             guard !(end.y > cfg.exitY), end.isFinite, vEnd.isFinite else { break }
-            if freeFlight == .checked {
+            if cleared, freeFlight == .checked {
                 freeFlightTally.skipped += 1
                 if store.sweep(from: q0, by: dq, limit: 1).owner >= 0 { freeFlightTally.misses += 1 }
             }
@@ -277,5 +284,41 @@ extension PhysicsWorld {
             anchorTime = markTime
         }
         return (steps, moved)
+    }
+}
+
+extension ObstacleStore {
+    /// Whether `sweep(from:by:limit: 1)` finds nothing, out of line so the free-flight loop stays small.
+    @inline(never)
+    func sweepFindsNothing(from p: Vec2, by d: Vec2) -> Bool { sweep(from: p, by: d, limit: 1).owner < 0 }
+}
+
+/// The free-flight bound of a world at one moment, for code that traces paths of its own over
+/// the same obstacles (the `aim` encoder): whether a ball centre moving from world point `p` by
+/// `d` provably touches none of the store's obstacles, with the board held at the angle it had
+/// when the probe was taken. A snapshot: it keeps the store's bound alive and never changes.
+public struct ClearanceProbe: @unchecked Sendable {
+    /// Keeps the grid's memory alive.
+    let owner: AnyObject
+    @usableFromInline let grid: ClearanceGrid
+    @usableFromInline let frame: RotatingFrame
+    @usableFromInline let inverse: (c: Double, s: Double)
+
+    /// True only when no obstacle the store was built with (removed pegs included) comes within
+    /// reach of the move; false when unsure. Rotating into the store's frame rounds by about
+    /// 1e-13 of the board's size, far inside the bound's margin (1/64 unit).
+    @inlinable @inline(__always)
+    public func clears(from p: Vec2, by d: Vec2) -> Bool {
+        let angle = frame.angle
+        if angle == 0 { return grid.clears(from: p, by: d) }
+        let q0 = frame.toLocal(p, angle: angle, inverse: inverse)
+        return grid.clears(from: q0, by: frame.toLocal(p + d, angle: angle, inverse: inverse) - q0)
+    }
+}
+
+extension PhysicsWorld {
+    /// The free-flight bound at the board's current angle (`ClearanceProbe`).
+    public var clearanceProbe: ClearanceProbe {
+        ClearanceProbe(owner: store.freeFlightOwner, grid: store.freeFlightGrid, frame: frame, inverse: frame.angle != 0 ? (Trig.cos(-frame.angle), Trig.sin(-frame.angle)) : (1, 0))
     }
 }
