@@ -7,6 +7,7 @@ sigma50s are all equal has no rho ("n/a"). Python 3 standard library only.
 
     python3 scripts/family_order.py --peggle .build/release/peggle                 # the estimate
     python3 scripts/family_order.py --peggle BIN --difficulty famreport/difficulty.csv   # and the rater
+    python3 scripts/family_order.py --peggle BIN --model model.json     # another model than the built-in one
 
 The rater's column reads sigma50 from a `peggle report` difficulty.csv by the level's content
 hash (a database may also hold earlier versions of a family under the same names); a bound (`<`
@@ -57,6 +58,7 @@ def main():
     ap.add_argument("--peggle", required=True, help="the peggle binary")
     ap.add_argument("--difficulty", help="a `peggle report` difficulty.csv holding the families' ratings")
     ap.add_argument("--families", default=str(FAMILIES), help="the families' folder (default Levels/families)")
+    ap.add_argument("--model", help="the estimate's model file (peggle estimate --model; default the built-in one)")
     args = ap.parse_args()
 
     rated = {}
@@ -69,7 +71,8 @@ def main():
     print("family | levels | estimate rho | rater rho | estimate sigma50 by level | rater sigma50 by level")
     for folder in sorted(p for p in pathlib.Path(args.families).iterdir() if p.is_dir()):
         files = sorted(folder.glob("*.json"), key=lambda p: int(p.stem))
-        out = subprocess.run([args.peggle, "estimate", "--json", *map(str, files)], capture_output=True, text=True)
+        model = ["--model", args.model] if args.model else []
+        out = subprocess.run([args.peggle, "estimate", "--json", *model, *map(str, files)], capture_output=True, text=True)
         if out.returncode != 0:
             sys.exit(out.stderr)
         est = json.loads(out.stdout)

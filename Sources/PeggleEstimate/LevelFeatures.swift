@@ -11,17 +11,22 @@ import PeggleUtilities
 /// model was fitted on, so a model of another list is refused rather than misread.
 public struct LevelFeatures: Sendable, Equatable {
     /// Bumped whenever a feature is added, removed or computed differently.
-    public static let version = 2
+    public static let version = 3
     /// Aims of the whole-shot sweep, evenly spread over the aim encoder's range.
     public static let aims = 49
     /// Aim-noise widths, radians, at which the sweep's best shot is valued on average (the sweep
     /// spacing is 0.06 rad, so these start near it; `fineOffsets` look closer).
     public static let noiseWidths: [Double] = [0.05, 0.1, 0.2]
     /// Offsets, radians, either side of the sweep's best aims at which shots are fired again: how
-    /// far a best shot stays good below the sweep's spacing, where most sigma50s lie.
+    /// far a best shot stays good below the sweep's spacing, where most sigma50s lie. A ladder that
+    /// doubles, so a narrow window is seen at the resolution it needs; with the sweep's own aims
+    /// beyond it, it is the profile the tolerance features integrate (`tolerance`).
+    public static let fineLadder: [Double] = [0.0015, 0.004, 0.008, 0.012, 0.02, 0.035]
+    /// The ladder's offsets that are also features of their own (version 2's fine look).
     public static let fineOffsets: [Double] = [0.004, 0.012]
-    /// Best aims of the sweep looked at closely.
-    public static let fineAims = 2
+    /// The aim noises, radians, at which the tolerance profile is valued: 0.0005 to 1.02 in steps
+    /// of a factor 2^(1/4) (the rater's range, 0.001 to 1, with a step to spare each side).
+    public static let toleranceSigmas: [Double] = (0...44).map { 0.0005 * pow(2, Double($0) / 4) }
     /// Aims of the second shot's sweep.
     public static let secondAims = 15
 
@@ -36,6 +41,18 @@ public struct LevelFeatures: Sendable, Equatable {
       + fineOffsets.map { "fine_best_value_\(Int(($0 * 1000).rounded()))mrad" }
       + ["second_shot_value_max", "second_shot_value_mean", "two_shots_orange_share"]
       + AimFeature.allCases.map { "aim_" + $0.name + "_mean" }
+      + ["bts_ln_target_per_shot", "dodge_ln_shots",
+         "classic_ln_sigma_demand", "bts_ln_sigma_demand", "dodge_ln_sigma_demand", "ln_sigma_half"]
+
+    /// Features that can only make a level harder as they grow (-1) or only easier (+1), everything
+    /// else the same: the mode's own knobs. A model must give them a weight of that sign (or 0) and
+    /// keep them out of its kernel part, so a harder knob never lowers the estimate
+    /// (`EstimateModel.decode` refuses a model that does not). `ln_orange_per_ball` grows with
+    /// the oranges to clear and with fewer balls, `bts_ln_target_per_shot` with the target and a
+    /// shorter clock, `dodge_ln_shots` with the clean shots asked for.
+    public static let monotone: [String: Int] = [
+        "balls": 1, "ln_orange_per_ball": -1, "bts_ln_target_per_shot": -1, "dodge_ln_shots": -1,
+    ]
 
     public let values: [Double]
 
@@ -67,7 +84,7 @@ public struct LevelFeatures: Sendable, Equatable {
             case .dodge: shot.hits.total == 0 ? 1 : 0
             }
         }
-        var cleared: [Double] = [], shotValues: [Double] = [], pegs = 0.0, caught = 0.0, clean = 0.0, points = 0.0
+        var cleared: [Double] = [], shotValues: [Double] = [], pegs = 0.0, caught = 0.0, clean = 0.0, points = 0.0, durations = 0.0
         var window = [Double](repeating: 0, count: oranges.count)
         for angle in aims {
             // Every angle is within the rules' aim range and the start state is playing: a shot cannot be refused.
@@ -79,6 +96,7 @@ public struct LevelFeatures: Sendable, Equatable {
             caught += shot.caught > 0 ? 1 : 0
             clean += shot.hits.total == 0 ? 1 : 0
             points += Double(shot.points)
+            durations += shot.duration
             for (k, i) in oranges.enumerated() where game.pegs[i].isRemoved { window[k] += 1 }
         }
         let n = Double(Self.aims)
@@ -120,21 +138,39 @@ public struct LevelFeatures: Sendable, Equatable {
             v.append(best)
             if w == 0 { noisyBestAim = bestAim }
         }
-        // Fine tolerance: the sweep's best aims fired again a little to each side; per offset, the
-        // best of (value at aim - offset, at aim, at aim + offset) averaged.
-        let top = shotValues.indices.sorted { shotValues[$0] > shotValues[$1] || (shotValues[$0] == shotValues[$1] && $0 < $1) }
-            .prefix(Self.fineAims)
+        // Fine tolerance: the sweep's best aims (the best single shot, and the best under the first
+        // noise width if it is another; else the second best single shot) fired again at the
+        // ladder's offsets to each side.
+        var top = [shotValues.indices.max { shotValues[$0] < shotValues[$1] || (shotValues[$0] == shotValues[$1] && $0 > $1) }!]
+        if noisyBestAim != top[0] {
+            top.append(noisyBestAim)
+        } else if let second = shotValues.indices.filter({ $0 != top[0] })
+            .max(by: { shotValues[$0] < shotValues[$1] || (shotValues[$0] == shotValues[$1] && $0 > $1) }) {
+            top.append(second)
+        }
+        var profiles: [[(offset: Double, value: Double)]] = []
+        for i in top {
+            var points = [(offset: 0.0, value: shotValues[i])]
+            for o in Self.fineLadder {
+                for a in [aims[i] - o, aims[i] + o] where abs(a) <= start.rules.maxAim {
+                    points.append((a - aims[i], (try? start.outcome(ofShooting: a)).map { value($0.shot) } ?? 0))
+                }
+            }
+            // Beyond the ladder, the sweep's own shots.
+            for j in aims.indices where abs(aims[j] - aims[i]) > Self.fineLadder.last! + 1e-9 {
+                points.append((aims[j] - aims[i], shotValues[j]))
+            }
+            profiles.append(points.sorted { $0.offset < $1.offset })
+        }
         for offset in Self.fineOffsets {
             var best = 0.0
-            for i in top {
-                var sum = shotValues[i]
-                for a in [aims[i] - offset, aims[i] + offset] where abs(a) <= start.rules.maxAim {
-                    sum += (try? start.outcome(ofShooting: a)).map { value($0.shot) } ?? 0
-                }
-                best = max(best, sum / 3)
+            for p in profiles {
+                let at = p.filter { abs(abs($0.offset) - offset) < 1e-9 || $0.offset == 0 }
+                best = max(best, at.map(\.value).reduce(0, +) / 3)
             }
             v.append(best)
         }
+        let tolerance = Self.tolerance(profiles)
 
         // The second shot: after the first shot a noisy player would choose (best at the first
         // noise width), a sweep of `secondAims` from the board it leaves.
@@ -163,6 +199,71 @@ public struct LevelFeatures: Sendable, Equatable {
             for b in 0..<encoder.bins { sum += Double(rows[b * width + f]) }
             v.append(sum / Double(encoder.bins))
         }
+
+        // The mode's knobs, on scales where their effect is about even. Beat the score: the share
+        // of the board's points (every peg at x1) each shot the clock allows must score, the
+        // shots being its limit over the sweep's mean shot time.
+        let shotTime = max(durations / n, 0.5)
+        if case let .beatTheScore(score, limit) = level.mode {
+            let board = Double(max(level.pegs.reduce(0) { $0 + start.rules.points(for: $1.kind) }, 1))
+            v.append(log(Double(max(score, 1)) / board * shotTime / max(limit, 1e-3)))
+        } else {
+            v.append(0)
+        }
+        if case let .dodge(shots) = level.mode { v.append(log(Double(max(shots, 1)))) } else { v.append(0) }
+        // What one shot must do for the player to win half the time, in the shot's value: classic,
+        // clear 1 / balls of the oranges; beat the score, score the target over the shots the
+        // clock allows (its limit over the sweep's mean shot time); dodge with N shots, be clean
+        // with probability 0.5^(1/N) (N clean shots in a row win; a clean shot changes nothing).
+        let demand: Double
+        switch level.mode {
+        case let .classic(b): demand = 1 / Double(max(b, 1))
+        case let .beatTheScore(_, limit): demand = min(1, shotTime / max(limit, 1e-3))
+        case let .dodge(shots): demand = pow(0.5, 1 / Double(max(shots, 1)))
+        }
+        // ln of the largest aim noise at which the best aim still gives that value on average: the
+        // direct measurement of sigma50 for one shot, one feature per mode (0 in the others: each
+        // mode's own weight). And ln of the noise at which the best aim's value halves.
+        let demanded = log(Self.largestSigma(tolerance, atLeast: demand))
+        switch level.mode {
+        case .classic: v += [demanded, 0, 0]
+        case .beatTheScore: v += [0, demanded, 0]
+        case .dodge: v += [0, 0, demanded]
+        }
+        v.append(log(Self.largestSigma(tolerance, atLeast: 0.5 * (tolerance.first ?? 0))))
         values = v
+    }
+
+    /// The best aim's value averaged over Gaussian aim noise, at each of `toleranceSigmas`, from
+    /// each profile (a shot's value at offsets from its aim, sorted): each shot stands for the
+    /// aims nearer to it than to its neighbours, weighted by the normal density there, and the
+    /// outermost shots for every aim beyond them (the aim range's ends). The best profile per sigma.
+    static func tolerance(_ profiles: [[(offset: Double, value: Double)]]) -> [Double] {
+        toleranceSigmas.map { sigma in
+            var best = 0.0
+            let scale = 1 / (sigma * 2.0.squareRoot())
+            for p in profiles where !p.isEmpty {
+                var sum = 0.0, mass = 0.0, below = -1.0  // erf at the lower edge of shot k's aims
+                for k in p.indices {
+                    let above = k == p.count - 1 ? 1 : erf((p[k].offset + p[k + 1].offset) / 2 * scale)
+                    sum += (above - below) * p[k].value
+                    mass += above - below
+                    below = above
+                }
+                if mass > 0 { best = max(best, sum / mass) }
+            }
+            return best
+        }
+    }
+
+    /// The largest of `toleranceSigmas` at which `values` (one per sigma) is at least `level`,
+    /// interpolated in ln sigma toward the next; the first sigma if none is, the last if all are.
+    static func largestSigma(_ values: [Double], atLeast level: Double) -> Double {
+        let s = toleranceSigmas
+        guard let last = values.lastIndex(where: { $0 >= level }) else { return s[0] }
+        if last == s.count - 1 { return s[last] }
+        // values[last] >= level > values[last + 1]: where the line between them meets level.
+        let t = (values[last] - level) / (values[last] - values[last + 1])
+        return exp(log(s[last]) + t * (log(s[last + 1]) - log(s[last])))
     }
 }

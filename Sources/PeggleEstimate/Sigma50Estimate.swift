@@ -25,6 +25,12 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var fittedOn: String
     /// The kernel part; nil: the model is linear.
     public var kernel: Kernel?
+    /// Per feature: +1 if its weight is at least 0 (the feature can only make a level easier as it
+    /// grows), -1 if at most 0 (only harder), 0 if free. A signed feature is left out of the
+    /// kernel part, so the prediction moves with it one way only: a harder knob never lowers the
+    /// estimate. `decode` checks the weights keep their signs and that every feature of
+    /// `LevelFeatures.monotone` has its sign here.
+    public var signs: [Int]
     /// How far (`distance`) from every fitted level a level may lie before the estimate is a
     /// guess: 95% of the fitted levels had another that close (`reachQuantile`). Not in the file:
     /// `decode` computes it from the kernel's rows (the built-in model's is 0.857); nil for a
@@ -32,8 +38,8 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var reach: Double? = nil
 
     /// Adds sum_i alpha_i exp(-|z - rows_i|^2 / (2 lengthScale^2 d)) to the prediction, where z is
-    /// the level's standardised features and d their count: near a fitted level, the prediction
-    /// leans toward that level's rating.
+    /// the level's standardised unsigned features (`signs` 0) and d their count: near a fitted
+    /// level, the prediction leans toward that level's rating.
     public struct Kernel: Codable, Sendable, Equatable {
         public var lengthScale: Double
         /// One weight per fitted level.
@@ -54,10 +60,11 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     }
 
     /// Format 2 added `kernel`; a format-1 reader would silently ignore it, so the number changed.
-    public static let currentFormat = 2
+    /// Format 3 added `signs` (and the kernel leaves the signed features out).
+    public static let currentFormat = 3
 
     enum CodingKeys: String, CodingKey {
-        case format, features, mean, scale, weights, intercept, kernel
+        case format, features, mean, scale, weights, intercept, kernel, signs
         case featuresVersion = "features_version", residualSD = "residual_sd", fittedOn = "fitted_on"
     }
 
@@ -73,8 +80,19 @@ public struct EstimateModel: Codable, Sendable, Equatable {
                 + "this build computes version \(LevelFeatures.version) (\(LevelFeatures.names.count)): refit with scripts/fit-estimate")
         }
         let n = m.features.count
-        guard m.mean.count == n, m.scale.count == n, m.weights.count == n else {
-            throw EstimateModelError("mean, scale and weights: need \(n) values each")
+        guard m.mean.count == n, m.scale.count == n, m.weights.count == n, m.signs.count == n else {
+            throw EstimateModelError("mean, scale, weights and signs: need \(n) values each")
+        }
+        for k in 0..<n {
+            let name = m.features[k]
+            guard [-1, 0, 1].contains(m.signs[k]) else { throw EstimateModelError("signs[\(k)] (\(name)): \(m.signs[k]) is not -1, 0 or 1") }
+            if let sign = LevelFeatures.monotone[name], m.signs[k] != sign {
+                throw EstimateModelError("signs[\(k)] (\(name)): must be \(sign), the feature can only make a level "
+                    + (sign < 0 ? "harder" : "easier") + " as it grows")
+            }
+            guard m.weights[k] * Double(m.signs[k]) >= 0 else {
+                throw EstimateModelError("weights[\(k)] (\(name)): \(m.weights[k]) has not the sign of signs[\(k)], \(m.signs[k])")
+            }
         }
         guard m.scale.allSatisfy({ $0 > 0 && $0.isFinite }), m.residualSD > 0, m.residualSD.isFinite else {
             throw EstimateModelError("scale and residual_sd: must be positive and finite")
@@ -139,12 +157,15 @@ public struct EstimateModel: Codable, Sendable, Equatable {
         var y = intercept
         for k in z.indices { y += weights[k] * z[k] }
         guard let kernel else { return (y, nil) }
-        let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(z.count)
+        // The kernel sees the unsigned features only; the distance to the fitted levels, all.
+        let free = z.indices.filter { signs[$0] == 0 }, signed = z.indices.filter { signs[$0] != 0 }
+        let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(max(free.count, 1))
         var nearest = Double.infinity
         for (row, a) in zip(kernel.rows, kernel.alpha) {
             var d2 = 0.0
-            for k in z.indices { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
+            for k in free { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
             y += a * exp(-d2 / width)
+            for k in signed { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
             nearest = min(nearest, d2)
         }
         return (y, (nearest / Double(z.count)).squareRoot())

@@ -1,0 +1,77 @@
+import Foundation
+import PeggleEstimate
+import PeggleGame
+import PeggleLevel
+import PeggleTestSupport
+import Testing
+
+/// Issue 35's bar for the instant estimate on the families of known order (Levels/families,
+/// docs/metrics.md "Families of known order"): each family's levels get harder by construction
+/// from 1 to 6, and the built-in model must order every family with Spearman's rho of at least
+/// 0.8 (average ranks, so levels at the same estimate tie; a family whose estimates are all
+/// equal has no order and fails). No game is played: the features and the model only.
+///
+/// Known to fail today: the two beat-the-score families. The generator's beat-the-score levels
+/// (the fitted ones) all have 90 or 120 s and targets of 4 to 9 times the board's points, so the
+/// model puts every level of these families past the range's top (1 rad) and they tie: no order.
+/// Their failure is recorded as a known issue (issue 35, items 2 and 3), so the test fails the
+/// day they pass, for the marker to come off.
+@Suite("The estimate orders the families of known order")
+struct FamilyOrderTests {
+    static let families: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repository.url("Levels/families").path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.sorted()
+    }()
+
+    /// Average ranks, 1-based.
+    static func ranks(_ x: [Double]) -> [Double] {
+        let order = x.indices.sorted { x[$0] < x[$1] }
+        var r = [Double](repeating: 0, count: x.count), i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count && x[order[j + 1]] == x[order[i]] { j += 1 }
+            for k in i...j { r[order[k]] = Double(i + j) / 2 + 1 }
+            i = j + 1
+        }
+        return r
+    }
+
+    /// Spearman's rho; nil when either side is constant.
+    static func spearman(_ a: [Double], _ b: [Double]) -> Double? {
+        let ra = ranks(a), rb = ranks(b), n = Double(a.count)
+        let ma = ra.reduce(0, +) / n, mb = rb.reduce(0, +) / n
+        var sab = 0.0, saa = 0.0, sbb = 0.0
+        for (x, y) in zip(ra, rb) { sab += (x - ma) * (y - mb); saa += (x - ma) * (x - ma); sbb += (y - mb) * (y - mb) }
+        return saa == 0 || sbb == 0 ? nil : sab / (saa * sbb).squareRoot()
+    }
+
+    @Test func theRankCorrelationUsesAverageRanks() {
+        #expect(Self.ranks([3, 1, 3, 2]) == [3.5, 1, 3.5, 2])
+        #expect(Self.spearman([1, 2, 3], [3, 2, 1]) == -1)
+        #expect(Self.spearman([1, 2, 3], [5, 5, 5]) == nil)
+        #expect(abs(Self.spearman([1, 2, 3, 4], [1, 1, 2, 3])! - 0.9486832980505138) < 1e-12)
+    }
+
+    static let knownToFail: Set<String> = ["score-climb", "short-clock"]
+
+    @Test func thereAreTenFamiliesOfSixLevels() throws {
+        #expect(Self.families.count == 10)
+        #expect(Self.knownToFail.isSubset(of: Set(Self.families)))
+    }
+
+    @Test(arguments: families)
+    func theEstimateOrdersTheFamily(_ family: String) throws {
+        let estimates = try (1...6).map { k in
+            let level = try LevelCodec.decode(Repository.data("Levels/families/\(family)/\(k).json"))
+            return Sigma50Estimate(try PreparedLevel(level), model: .builtIn).sigma50
+        }
+        // Level 1 is the easiest: rho of the index against -ln sigma50, +1 the known order.
+        let rho = Self.spearman((1...6).map(Double.init), estimates.map { -log($0) })
+        let check = { #expect(rho.map { $0 >= 0.8 } == true, "\(family): rho \(rho.map { String(format: "%.2f", $0) } ?? "n/a"), estimates \(estimates)") }
+        if Self.knownToFail.contains(family) {
+            withKnownIssue("issue 35: the fitted levels hold no beat-the-score level like these") { check() }
+        } else {
+            check()
+        }
+    }
+}
