@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),
         .testTarget(name: "PeggleReportsTests", dependencies: ["PeggleReports", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEstimateTests", dependencies: ["PeggleEstimate", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEstimateTests", dependencies: ["PeggleEstimate", "PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
         .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
