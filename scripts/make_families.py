@@ -138,14 +138,20 @@ def orange_family(title, base, order, counts):
     return levels
 
 
+def shuffled_honeycomb_family(name, rows, radius, seed, counts):
+    """A plain honeycomb of blue pegs (`honeycomb`'s arguments) whose oranges are drawn in a
+    fixed random order: each level's oranges are the next one's first ones."""
+    base = Level("", "", ("classic", 10))
+    for (x, y) in honeycomb(*rows):
+        base.peg("blue", x, y, radius)
+    order = list(range(len(base.pegs)))
+    random.Random(seed).shuffle(order)
+    return orange_family(name, base, order, counts)
+
+
 def open_rows():
     """A plain honeycomb of 63 pegs of radius 12; oranges drawn at random (a fixed seed)."""
-    base = Level("", "", ("classic", 10))
-    for (x, y) in honeycomb(70, 740, 170, 6, 66, 60):
-        base.peg("blue", x, y, 12)
-    order = list(range(len(base.pegs)))
-    random.Random(35001).shuffle(order)
-    return orange_family("Open rows", base, order, [3, 5, 7, 9, 12, 15])
+    return shuffled_honeycomb_family("Open rows", (70, 740, 170, 6, 66, 60), 12, 35001, [3, 5, 7, 9, 12, 15])
 
 
 def under_shelves():
@@ -169,12 +175,7 @@ def under_shelves():
 
 def tiny_pegs():
     """95 pegs of radius 7 (the generator's smallest is 10) in five staggered rows, 36 apart."""
-    base = Level("", "", ("classic", 10))
-    for (x, y) in honeycomb(64, 736, 180, 5, 36, 60):
-        base.peg("blue", x, y, 7)
-    order = list(range(len(base.pegs)))
-    random.Random(35003).shuffle(order)
-    return orange_family("Tiny pegs", base, order, [2, 4, 6, 8, 10, 12])
+    return shuffled_honeycomb_family("Tiny pegs", (64, 736, 180, 5, 36, 60), 7, 35003, [2, 4, 6, 8, 10, 12])
 
 
 def tilted_bricks():
