@@ -30,6 +30,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "peggle", targets: ["peggle"]),
+        .executable(name: "peggle-bench", targets: ["peggle-bench"]),
         .library(name: "PegglePhysics", targets: ["PegglePhysics"]),
         .library(name: "PeggleUtilities", targets: ["PeggleUtilities"]),
         .library(name: "PeggleLevel", targets: ["PeggleLevel"]),
@@ -91,7 +92,8 @@ let package = Package(
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
-        // (over PeggleEnv's aim encoder, the features the environment's `aim` observation holds).
+        // (over PeggleGame's aim encoder, whose features the environment's `aim` observation holds
+        // too). Nothing of PeggleEnv is used here: that edge is dead, kept until it is removed.
         .target(name: "PeggleAgents", dependencies: ["PeggleGame", "PeggleEnv", "CBLAS"], swiftSettings: tuned),
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -107,18 +109,35 @@ let package = Package(
             dependencies: ["PeggleLevelFiles", "PeggleDrawing", "PeggleRating", "PeggleEstimate",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
-        // The command-line tool: owns files, the terminal and the process.
+        // What the two executables share: bad input as `UserError` (exit code 2), comma-separated
+        // lists, level files read and outputs checked, JSON text, and the option groups that make
+        // agents and ratings, so `peggle-bench rating` rates exactly as `peggle rate` does.
+        // Agents/linear.json (a link to it), the policy `rate`'s default agents name, for a
+        // `peggle` run outside a checkout (Bundled.swift).
+        .target(
+            name: "PeggleCommandLine",
+            dependencies: ["PegglePhysics", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleDifficulty", "PeggleAgents", "PeggleRating",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            resources: [.embedInCode("Builtin/linear.json")]),
+        // The command-line tool, the product: owns files, the terminal and the process.
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
+                "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
-                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Agents/linear.json (a link to it), the policy `rate`'s default agents name, for a
-            // `peggle` run outside a checkout (Sources/peggle/Bundled.swift).
-            resources: [.embedInCode("Builtin/linear.json")],
             linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
+        // The lab: the benchmarks (a registry of workloads with typed rows), apart from the product;
+        // never in the wheel. `bench serve` drives the `peggle` built beside it.
+        .executableTarget(
+            name: "peggle-bench",
+            dependencies: [
+                "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
+                "PeggleDrawing", "PeggleEstimate", "PeggleAgents", "PeggleStore", "PeggleRating", "PeggleCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // What the test targets share: where the repository's files are, levels and played games built
         // by hand, SVG documents parsed.
@@ -140,8 +159,8 @@ let package = Package(
         .testTarget(name: "PeggleLevelSearchTests", dependencies: ["PeggleLevelSearch"]),
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        // End-to-end: runs the built `peggle` binary as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
+        // End-to-end: runs the built `peggle` and `peggle-bench` binaries as a user would.
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "peggle-bench", "PeggleCommandLine", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -90,7 +90,7 @@ public struct SkillPrior: Sendable, Equatable {
 extension SkillPrior {
     /// The shape at cumulative probability `u` (0..<1) of the population prior, in
     /// `populationShapeWeights`' order: draws a level's curve from the fitted population
-    /// (`peggle bench calibration --population`).
+    /// (`peggle-bench calibration --population`).
     public static func populationShape(at u: Double) -> (slope: Double, ceiling: Double, floor: Double) {
         SkillModel.shape(populationShapeIndex(at: u))
     }
@@ -107,7 +107,7 @@ extension SkillPrior {
 
     /// A prior that knows the level's shape: all its weight on shape `shape` (`SkillModel.shape(_:)`),
     /// x50 as `x50` says (uniform when nil). No rating uses it: simulations ask with it what a
-    /// rater that knew each level's slope, ceiling and floor could do (`peggle bench calibration
+    /// rater that knew each level's slope, ceiling and floor could do (`peggle-bench calibration
     /// --knowledge`, docs/metrics.md "What limits the games a level needs").
     public static func knownShape(_ shape: Int, x50: X50Prior? = nil) -> SkillPrior {
         precondition((0..<SkillModel.shapeCount).contains(shape))

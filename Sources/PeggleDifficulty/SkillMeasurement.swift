@@ -100,7 +100,7 @@ public struct SkillMeasurement: Sendable, Equatable {
         self.init(settings: settings, firstSeed: firstSeed, prior: SkillPrior(settings.prior, x50: x50))
     }
 
-    /// For simulations only (`peggle bench calibration --knowledge`): starts from `prior` whatever
+    /// For simulations only (`peggle-bench calibration --knowledge`): starts from `prior` whatever
     /// `settings.prior` says, and with `fixedSigma` plays every game at that sigma instead of
     /// `settings.placement`'s. The stops are `settings`' as always.
     public init(settings: AdaptiveSettings, firstSeed: UInt64, prior: SkillPrior, fixedSigma: Double? = nil) {

@@ -3,7 +3,7 @@ import PegglePhysics
 import PeggleUtilities
 
 /// The benchmark workloads, as pure computations (the caller owns the clock). They match the
-/// pymunk and Box2D scripts docs/performance.md compares with, so the figures compare directly.
+/// pymunk and Box2D scripts of docs/lab/2026-11-22-physics-against-pymunk-and-box2d.md, so the figures compare directly.
 public enum Benchmarks {
     /// `n` aim angles spread evenly over [-1.3, 1.3] radians, as the peer scripts use.
     public static func gridAngles(_ n: Int) -> [Double] {

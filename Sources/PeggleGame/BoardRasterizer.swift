@@ -1,7 +1,7 @@
 import PeggleLevel
 
-/// What an environment's `pixels` observation needs to draw a board. `PeggleEnv` depends on
-/// `PeggleGame` alone (docs/architecture.md), so the rasteriser, PeggleDrawing's `PixelRenderer`,
+/// What an environment's `pixels` observation needs to draw a board. `PeggleEnv` does not depend
+/// on `PeggleDrawing` (docs/architecture.md), so the rasteriser, PeggleDrawing's `PixelRenderer`,
 /// is given to it (`EnvConfig.rasterizer`, `ServeSession`'s `rasterizer`); each environment
 /// draws with its own copy.
 public protocol BoardRasterizer: Sendable {

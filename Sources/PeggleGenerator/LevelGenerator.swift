@@ -67,7 +67,7 @@ public enum LevelGenerator {
     }
 
     /// Level variant `i` of a sweep that covers every knob the engine has, for checkers that must
-    /// meet them all (`peggle bench freeflight`, the free-flight fuzz test): the generated level
+    /// meet them all (`peggle-bench freeflight`, the free-flight fuzz test): the generated level
     /// of seed `i` in distribution `i % 2` on template `(i / 2) % 9` with power `(i / 18) % 4`;
     /// two variants in three turn a blue peg into a confusement peg, one in three also another
     /// into a zombie.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("peggle bench")
+@Suite("peggle-bench")
 struct BenchCommandTests {
     /// One JSON object per line of standard output.
     func jsonRows(_ r: RunResult) throws -> [[String: Any]] {
@@ -15,7 +15,7 @@ struct BenchCommandTests {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("bench.csv")
-        let r = try CLI.run(["bench", "physics", "--scene", "grid", "--shots", "24", "--threads", "1,2", "--repeat", "1",
+        let r = try CLI.bench(["physics", "--scene", "grid", "--shots", "24", "--threads", "1,2", "--repeat", "1",
                              "--json", "--csv", csv.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
@@ -42,9 +42,9 @@ struct BenchCommandTests {
         #expect(first[6] == "\(rows[0]["mean_steps_per_shot"] as? Double ?? -1)")
     }
 
-    @Test("bench alone runs the physics benchmark, as it always did")
+    @Test("peggle-bench alone runs the physics benchmark, as `peggle bench` did")
     func physicsIsTheDefault() throws {
-        let r = try CLI.run(["bench", "--shots", "4", "--repeat", "1", "--json"])
+        let r = try CLI.bench(["--shots", "4", "--repeat", "1", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
         let row = try #require(try jsonRows(r).first)
@@ -54,7 +54,7 @@ struct BenchCommandTests {
     @Test("bench vector and bench serve run the same workload, in process and through a real pipe")
     func vectorAndServe() throws {
         func row(_ mode: String) throws -> [String: Any] {
-            let r = try CLI.run(["bench", mode, "--envs", "4", "--batches", "3", "--repeat", "1", "--threads", "2", "--json"])
+            let r = try CLI.bench([mode, "--envs", "4", "--batches", "3", "--repeat", "1", "--threads", "2", "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             return try #require(try jsonRows(r).first)
         }
@@ -72,7 +72,7 @@ struct BenchCommandTests {
 
     @Test("bench render times the rasteriser and the SVG renderer on one mid-game frame")
     func render() throws {
-        let r = try CLI.run(["bench", "render", "--renders", "2", "--repeat", "1", "--width", "200", "--json"])
+        let r = try CLI.bench(["render", "--renders", "2", "--repeat", "1", "--width", "200", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let row = try #require(try jsonRows(r).first)
         #expect(row["mode"] as? String == "render")
@@ -82,7 +82,7 @@ struct BenchCommandTests {
 
     @Test("bench greedy: one row per thread count, the same simulations on each")
     func greedy() throws {
-        let r = try CLI.run(["bench", "greedy", "--level", "Levels/first-steps.json", "--decisions", "2", "--candidates", "8",
+        let r = try CLI.bench(["greedy", "--level", "Levels/first-steps.json", "--decisions", "2", "--candidates", "8",
                              "--refine", "1x2", "--threads", "1,2", "--repeat", "1", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try jsonRows(r)
@@ -99,7 +99,7 @@ struct BenchCommandTests {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("rating.csv")
-        let r = try CLI.run(["bench", "rating", "Levels/first-steps.json", "Levels/spiral.json", "--method", "grid",
+        let r = try CLI.bench(["rating", "Levels/first-steps.json", "Levels/spiral.json", "--method", "grid",
                              "--agents", "random", "--episodes", "2", "--sigmas", "0", "--threads", "1", "--json", "--csv", csv.path])
         #expect(r.status == 0, "\(r.stderr)")
         let row = try #require(try jsonRows(r).first)
@@ -109,23 +109,23 @@ struct BenchCommandTests {
         let header = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").first
         #expect(header == "mode,levels,threads,budget,precision,seconds,cpu_seconds,games,levels_per_hour")
         // The same refusal as `peggle rate` gives: one option group, one check.
-        let bad = try CLI.run(["bench", "rating", "Levels/first-steps.json", "--method", "grid", "--budget", "5"])
+        let bad = try CLI.bench(["rating", "Levels/first-steps.json", "--method", "grid", "--budget", "5"])
         #expect(bad.status == 2)
         #expect(bad.stderr == "error: --budget: only with --method adaptive (the grid plays --episodes games at every --sigmas)\n")
     }
 
     @Test("bench generate: one row per distribution")
     func generate() throws {
-        let r = try CLI.run(["bench", "generate", "--levels", "3", "--json"])
+        let r = try CLI.bench(["generate", "--levels", "3", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try jsonRows(r)
         #expect(rows.map { $0["distribution"] as? String } == ["easy", "hard"])
         #expect(rows.allSatisfy { $0["levels"] as? Int == 3 && $0["us_per_reset_generated"] != nil })
     }
 
-    @Test("bench --help lists the eight benchmarks")
+    @Test("peggle-bench --help lists the nine benchmarks")
     func helpListsTheSubcommands() throws {
-        let r = try CLI.run(["bench", "--help"])
+        let r = try CLI.bench(["--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("SUBCOMMANDS:"), "\(r.stdout)")
         let listed = r.stdout.split(separator: "\n").compactMap { line -> String? in
@@ -133,27 +133,38 @@ struct BenchCommandTests {
             guard line.hasPrefix("  "), let first = words.first else { return nil }
             return String(first)
         }
-        for name in ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration"] {
+        for name in ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight"] {
             #expect(listed.contains(name), "\(name) missing from: \(r.stdout)")
         }
     }
 
-    @Test("the old mode flags still run their benchmark, with a deprecation line on standard error")
-    func deprecatedFlags() throws {
-        let r = try CLI.run(["bench", "--vector", "--envs", "4", "--batches", "3", "--repeat", "1", "--json"])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr == "warning: `peggle bench --vector` is deprecated; use `peggle bench vector`\n")
-        let row = try #require(try jsonRows(r).first)
-        #expect(row["mode"] as? String == "vector" && row["shots"] as? Int == 12)
-        // An option the old command took but this benchmark never used is dropped, and said so.
-        let render = try CLI.run(["bench", "--render", "--renders", "1", "--repeat", "1", "--shots", "9", "--json"])
-        #expect(render.status == 0, "\(render.stderr)")
-        #expect(render.stderr.contains("warning: --shots: not used by `peggle bench render`; ignored, as before"))
-        #expect(try jsonRows(render).first?["mode"] as? String == "render")
-        // Two benchmarks at once is refused.
-        let two = try CLI.run(["bench", "--vector", "--serve"])
-        #expect(two.status == 2)
-        #expect(two.stderr.hasPrefix("error: --vector, --serve: give one benchmark"), "\(two.stderr)")
+    @Test("peggle bench is gone from the product: one line says where the benchmarks are, exit code 2")
+    func peggleBenchPointsAtTheLab() throws {
+        let r = try CLI.run(["bench", "physics"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "error: the benchmarks moved to their own executable: swift build -c release --product peggle-bench, "
+            + "then .build/release/peggle-bench --help\n")
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0 && !help.stdout.contains("bench"), "\(help.stdout)")
+    }
+
+    @Test("the workloads play the checkout's Levels: run elsewhere, the missing file is named")
+    func levelsAreTheCheckouts() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.bench(["physics", "--shots", "10", "--repeat", "1"], cwd: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: Levels/bench-grid.json: no such file\n", "\(r.stderr)")
+    }
+
+    @Test("bench serve serves with the peggle beside it, or the one --peggle names")
+    func serveNamesItsServer() throws {
+        let r = try CLI.bench(["serve", "--peggle", "/nonexistent/peggle", "--envs", "1", "--batches", "1"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: --peggle: /nonexistent/peggle: no such executable\n")
+        let given = try CLI.bench(["serve", "--peggle", CLI.binary.path, "--envs", "2", "--batches", "2", "--repeat", "1", "--json"])
+        #expect(given.status == 0, "\(given.stderr)")
     }
 
     @Test("bad options are refused with exit code 2, naming the option",
@@ -165,7 +176,7 @@ struct BenchCommandTests {
                       ["calibration", "--knowledge", "prior,all"], ["calibration", "--knowledge", "oracle", "--ratings", "1"],
                       ["calibration", "--precision", "1"]])
     func badOptions(args: [String]) throws {
-        let r = try CLI.run(["bench"] + args)
+        let r = try CLI.bench(args)
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("error: "), "\(r.stderr)")
         let option = try #require(args.first { $0.hasPrefix("--") }?.split(separator: "=").first)
@@ -173,7 +184,7 @@ struct BenchCommandTests {
     }
 
     @Test func theKnownShapeRatersNeedLevelsWhoseCurvesLieOnTheGrid() throws {
-        let r = try CLI.run(["bench", "calibration", "--ratings", "1", "--knowledge", "prior,known"])
+        let r = try CLI.bench(["calibration", "--ratings", "1", "--knowledge", "prior,known"])
         #expect(r.status == 2)
         #expect(r.stderr == "error: --knowledge: 'known' needs --population (the fixed synthetic levels' curves are not on the model's grid)\n")
     }

@@ -1,7 +1,8 @@
 import Foundation
+import PeggleCommandLine
 import PeggleServe
 import Testing
-@testable import peggle
+@testable import peggle_bench
 
 /// A row whose two parts both declare `threads`.
 private struct Twice: BenchRow {
@@ -37,7 +38,7 @@ struct BenchRowTests {
             + "2,400,437520,0.0206,21254114.0,19432.0,1093.8,31540.0,360.2\n")
     }
 
-    /// The first line of each benchmark's CSV, as `peggle bench --csv` wrote it before subcommands.
+    /// The first line of each benchmark's CSV, as `peggle bench --csv` wrote it before subcommands (and `peggle-bench` still writes it).
     @Test func everyHeaderIsTheOldOne() throws {
         func header<Row: BenchRow>(_ row: Row) throws -> Substring {
             try BenchOutput<Row>.csv([row]).split(separator: "\n")[0]
@@ -95,47 +96,39 @@ struct BenchRowTests {
         #expect(throws: UserError.self) { try BenchOutput<Twice>.object(Twice()) }
     }
 
-    // MARK: The old form
-
-    func legacy(_ arguments: [String]) throws -> (arguments: [String], warnings: [String])? {
-        try Bench.legacy(["bench"] + arguments)
+    /// The benchmarks that are more than timing keep their columns and keys too.
+    @Test func calibrationAndFreeFlightRowsKeepTheirColumns() throws {
+        let calibration = BenchCalibration.Row(
+            columns: .init(mode: "calibration", level: "l", placement: "quantile", prior: "flat", stop: "precision", knowledge: "prior",
+                           ratings: 200, budget: 160, precision: 1.25, coverage: 0.955, stoppedBeforeBudget: 0.955, meanGames: 94.8,
+                           medianGames: 88, medianIntervalRatio: 1.55, seconds: 1.2),
+            extra: .init(trueSigma50: nil, covered: 191, stoppedEarly: 191, games: 18_968, threads: 1, cores: 2))
+        #expect(try BenchOutput<BenchCalibration.Row>.csv([calibration]).split(separator: "\n")[0]
+            == "mode,level,placement,prior,stop,knowledge,ratings,budget,precision,coverage,stopped_before_budget,mean_games,"
+            + "median_games,median_interval_ratio,seconds")
+        // A drawn population has no one true sigma50: the key is left out.
+        #expect(Set(try BenchOutput<BenchCalibration.Row>.object(calibration).keys).subtracting(
+            ["mode", "level", "placement", "prior", "stop", "knowledge", "ratings", "budget", "precision", "coverage",
+             "stopped_before_budget", "mean_games", "median_games", "median_interval_ratio", "seconds"])
+            == ["covered", "stopped_early", "games", "threads", "cores"])
+        let freeFlight = BenchFreeFlight.Row(
+            columns: .init(threads: 2, levels: 500, shots: 10_000, steps: 3_000_000, skipped: 2_000_000, misses: 0, mismatches: 0,
+                           seconds: 9.5),
+            extra: .init(compared: true))
+        #expect(try BenchOutput<BenchFreeFlight.Row>.csv([freeFlight])
+            == "threads,levels,shots,steps,skipped,misses,mismatches,seconds\n2,500,10000,3000000,2000000,0,0,9.5\n")
+        #expect(try JSON.text(try BenchOutput<BenchFreeFlight.Row>.object(freeFlight))
+            == JSON.text(["compared": true, "levels": 500, "misses": 0, "mismatches": 0, "seconds": 9.5, "shots": 10_000,
+                          "skipped": 2_000_000, "steps": 3_000_000, "threads": 2] as [String: Any]))
     }
 
-    @Test func eachOldModeFlagNamesItsSubcommand() throws {
-        for (flag, name) in [("--vector", "vector"), ("--serve", "serve"), ("--greedy", "greedy"), ("--render", "render"),
-                             ("--rating", "rating"), ("--generate", "generate")] {
-            let new = try #require(try legacy([flag, "--json"]))
-            #expect(new.arguments == ["bench", name, "--json"])
-            #expect(new.warnings == ["`peggle bench \(flag)` is deprecated; use `peggle bench \(name)`"])
-        }
-    }
-
-    @Test func oldOptionsAreRespelledOrDropped() throws {
-        let rating = try #require(try legacy(["--rating", "--rating-levels", "a.json,b.json", "--rating-agents=random,greedy",
-                                              "--threads", "1,2", "--shots", "9", "--budget", "48"]))
-        #expect(rating.arguments == ["bench", "rating", "a.json", "b.json", "--agents", "random,greedy", "--threads", "1,2",
-                                     "--budget", "48"])
-        #expect(rating.warnings.last == "--shots: not used by `peggle bench rating`; ignored, as before")
-        let generate = try #require(try legacy(["--generate-levels", "50", "--generate", "--csv", "g.csv"]))
-        #expect(generate.arguments == ["bench", "generate", "--levels", "50", "--csv", "g.csv"])
-        // What is not an option of the old command goes on unchanged, for the parser to refuse.
-        #expect(try legacy(["--vector", "--bogus", "3"])?.arguments == ["bench", "vector", "--bogus", "3"])
-    }
-
-    @Test func theNewFormAndThePhysicsDefaultAreLeftAlone() throws {
-        #expect(try legacy(["vector", "--envs", "4"]) == nil)
-        #expect(try legacy(["--scene", "grid", "--threads", "1,2"]) == nil)
-        #expect(try legacy([]) == nil)
-        #expect(try Bench.legacy(["rate", "--vector"]) == nil)
-        #expect(throws: UserError.self) { try legacy(["--greedy", "--render"]) }
-    }
-
-    @Test func theOldFormParsesAsTheSubcommand() throws {
-        let new = try #require(try legacy(["--serve", "--envs", "8", "--obs-encoding", "b64f32", "--threads", "2"]))
-        let command = try Peggle.parseAsRoot(new.arguments)
-        let serve = try #require(command as? BenchServe)
+    /// `peggle-bench` alone runs the physics benchmark; each benchmark parses as its subcommand.
+    @Test func theRegistryParsesEachBenchmark() throws {
+        #expect(try PeggleBench.parseAsRoot([]) is BenchPhysics)
+        let serve = try #require(try PeggleBench.parseAsRoot(["serve", "--envs", "8", "--obs-encoding", "b64f32", "--threads", "2"]) as? BenchServe)
         #expect(serve.environments.envs == 8 && serve.obsEncoding == .b64f32)
         #expect(try serve.threads.counts() == [2])
-        #expect(try Peggle.parseAsRoot(["bench"]) is BenchPhysics)
+        #expect(PeggleBench.benchmarks.map { $0.configuration.commandName ?? "" }
+            == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight"])
     }
 }

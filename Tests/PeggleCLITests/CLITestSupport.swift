@@ -14,20 +14,30 @@ enum CLI {
     static let root = Repository.root
 
     /// The `peggle` binary built beside the test bundle, or $PEGGLE_BIN.
-    static let binary: URL = {
-        if let env = ProcessInfo.processInfo.environment["PEGGLE_BIN"] { return URL(fileURLWithPath: env) }
+    static let binary = built("peggle", environment: "PEGGLE_BIN")
+
+    /// The `peggle-bench` binary built beside the test bundle, or $PEGGLE_BENCH_BIN.
+    static let benchBinary = built("peggle-bench", environment: "PEGGLE_BENCH_BIN")
+
+    static func built(_ name: String, environment: String) -> URL {
+        if let env = ProcessInfo.processInfo.environment[environment] { return URL(fileURLWithPath: env) }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // On some platforms the test runner sits inside the .xctest bundle.
         for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("peggle")
+            let candidate = dir.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        return root.appendingPathComponent(".build/debug/peggle")
-    }()
+        return root.appendingPathComponent(".build/debug/\(name)")
+    }
+
+    /// Runs `peggle-bench args...` in `cwd` and waits for it.
+    static func bench(_ args: [String], cwd: URL? = nil) throws -> RunResult {
+        try run(args, cwd: cwd, binary: benchBinary)
+    }
 
     /// Runs `peggle args...` in `cwd` and waits for it.
-    static func run(_ args: [String], cwd: URL? = nil) throws -> RunResult {
+    static func run(_ args: [String], cwd: URL? = nil, binary: URL = CLI.binary) throws -> RunResult {
         let p = Process()
         p.executableURL = binary
         p.arguments = args

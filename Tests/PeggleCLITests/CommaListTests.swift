@@ -1,4 +1,5 @@
 import ArgumentParser
+@testable import PeggleCommandLine
 import Testing
 @testable import peggle
 

@@ -6,7 +6,7 @@ import PeggleServe
 import PeggleTestSupport
 import Testing
 
-/// The Swift protocol client (`ServeClient`, which `peggle bench --serve` drives the server
+/// The Swift protocol client (`ServeClient`, which `peggle-bench serve` drives the server
 /// with) against the real binary: the observations it decodes from either encoding are the
 /// environment's own, bit for bit, and refusals come back with the protocol's code.
 @Suite("ServeClient")

@@ -57,6 +57,33 @@ struct SourceRulesTests {
         #expect(found.isEmpty, "spell these through their enum: \(found.joined(separator: "; "))")
     }
 
+    /// Paths outside the repository that a file might cite: the machine the code was written on,
+    /// folders beside the checkout. A reader of a fresh clone has neither.
+    static func outsidePaths(_ text: String) -> [String] {
+        text.matches(of: /(?:\/work\/|\/home\/|\.\.\/shared\/)[\w.\/-]*/).map { String($0.0) }
+    }
+
+    /// Test files (code and comments) cite no path outside the repository (the help texts' checks,
+    /// which look for such a folder in `--help`, are not citations).
+    @Test func noTestFileCitesAPathOutsideTheRepository() throws {
+        let root = Repository.url("Tests")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var found: [String] = []
+        var read = 0
+        for case let url as URL in files where url.pathExtension == "swift" {
+            read += 1
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.contains(#"contains("/work/")"#) && !line.contains("outsidePaths(") {
+                for path in Self.outsidePaths(String(line)) { found.append("\(url.lastPathComponent):\(n + 1): \(path)") }
+            }
+        }
+        #expect(read > 50)
+        #expect(found.isEmpty, "cite the repository's own files instead: \(found.joined(separator: "; "))")
+        #expect(Self.outsidePaths("/// the scene of `/work/shared/bench/pymunk_peggle.py`") == ["/work/shared/bench/pymunk_peggle.py"])
+        #expect(Self.outsidePaths("python3 ../shared/bench/x.py and Levels/a.json") == ["../shared/bench/x.py"])
+    }
+
     /// The check itself finds what it looks for (a test that cannot fail is a defect).
     @Test func theCheckSeesALiteralAndSkipsComments() {
         #expect(Self.code(#"let m = "dodge" // a "classic" note"#) == #"let m = "dodge" "#)

@@ -3,7 +3,7 @@ import Foundation
 import PeggleUtilities
 import Testing
 
-/// The simulated raters of `peggle bench calibration --knowledge known,oracle`: a prior that knows
+/// The simulated raters of `peggle-bench calibration --knowledge known,oracle`: a prior that knows
 /// the level's shape, and every game at the sigma that tells most about sigma50.
 @Suite struct KnownShapeTests {
     typealias M = SkillModel

@@ -8,7 +8,7 @@ import Testing
 /// confusement (turning boards) and zombie pegs added, random aims and bucket phases. Every
 /// sweep the bound skips is run in full too and must find nothing, and every shot is played
 /// again with the bound off and must be the same bit for bit. PEGGLE_FUZZ_LEVELS raises the
-/// number of levels (each plays `shotsPerLevel` shots); `peggle bench freeflight` is the
+/// number of levels (each plays `shotsPerLevel` shots); `peggle-bench freeflight` is the
 /// million-shot run.
 @Suite("Free-flight fuzz")
 struct FreeFlightFuzzTests {

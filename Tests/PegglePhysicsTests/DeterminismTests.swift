@@ -59,7 +59,7 @@ struct DeterminismTests {
     }
 
     /// The plain benchmark scene (no bucket, no turn), 400 shots: the total step count is pinned.
-    /// The pymunk scene of /work/shared/bench/pymunk_peggle.py averages about 1122 steps a shot;
+    /// pymunk on the same scene averages about 1122 steps a shot (docs/lab/2026-11-22-physics-against-pymunk-and-box2d.md);
     /// ours must stay within 30% of that.
     /// A change means the physics changed. (437,507 steps: 1093.8 a shot; 453,357 before the
     /// response moved to the velocity at the moment of contact.)

@@ -62,7 +62,8 @@ func run(_ w: inout PhysicsWorld, maxSteps: Int, until done: (PhysicsWorld) -> B
     return (all, n)
 }
 
-/// The staggered peg grid of `/work/shared/bench/pymunk_peggle.py` (and `peggle bench`):
+/// The staggered peg grid of `Levels/bench-grid.json`, the scene of `peggle-bench physics` and of the
+/// pymunk and Box2D comparison (docs/lab/2026-11-22-physics-against-pymunk-and-box2d.md):
 /// 10 rows of radius-12 pegs 40 apart from y = 150, 60 apart in x from 60 (odd rows shifted 30),
 /// keeping x < 770. 120 pegs.
 func gridPegs() -> [Obstacle] {

@@ -5,45 +5,6 @@ import PeggleGame
 import PeggleUtilities
 import Testing
 
-/// A synthetic level whose win probability at every sigma is known: the rater is tested against
-/// the truth, which no real level gives.
-struct SyntheticLevel {
-    var sigma50: Double
-    var slope: Double
-    var ceiling: Double
-    var floor: Double
-
-    func winProbability(_ sigma: Double) -> Double {
-        let q = (0.5 - floor) / (ceiling - floor)
-        let core = sigma == 0 ? 1 : 1 / (1 + exp(slope * (log(sigma) - log(sigma50)) + log((1 - q) / q)))
-        return floor + (ceiling - floor) * core
-    }
-
-    /// Game `trial` of rating `rating`: won with the true probability, from its own seeded stream.
-    func play(_ trial: SkillMeasurement.Trial, rating: UInt64) -> Bool {
-        var rng = SeededGenerator(seed: rating &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
-        return rng.nextUnit() < winProbability(trial.sigma)
-    }
-}
-
-/// A level the model does not describe exactly: k shots that must each land within t radians,
-/// P(win) = floor + (ceiling - floor) * erf(t / (sigma sqrt 2))^k.
-struct ErfLevel {
-    var t: Double, k: Double, ceiling: Double, floor: Double
-
-    func winProbability(_ s: Double) -> Double { floor + (ceiling - floor) * pow(erf(t / (s * 2.0.squareRoot())), k) }
-
-    /// Where the win probability is 1/2, by bisection in ln sigma.
-    var sigma50: Double {
-        var lo = 1e-6, hi = 10.0
-        for _ in 0..<200 {
-            let m = (lo * hi).squareRoot()
-            if winProbability(m) > 0.5 { lo = m } else { hi = m }
-        }
-        return (lo * hi).squareRoot()
-    }
-}
-
 struct CalibrationResult {
     var ratings = 0, covered = 0, stoppedInBudget = 0, games = 0, maxGames = 0
     var coverage: Double { Double(covered) / Double(ratings) }
@@ -51,13 +12,16 @@ struct CalibrationResult {
     var meanGames: Double { Double(games) / Double(ratings) }
 }
 
+/// Ratings 0 to `ratings - 1` of `level` (the rater as it is; `peggle-bench calibration` makes the
+/// same ratings in release).
 func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings = AdaptiveSettings()) -> CalibrationResult {
     var r = CalibrationResult()
+    let truth = level.sigma50
     for k in 0..<ratings {
-        let m = SkillMeasurement.run(settings: settings, firstSeed: 0) { level.play($0, rating: UInt64(k)) }
+        let m = level.rate(UInt64(k), settings: settings)
         let fit = m.posterior.summary()
         r.ratings += 1
-        if fit.low <= level.sigma50 && level.sigma50 <= fit.high { r.covered += 1 }
+        if fit.low <= truth && truth <= fit.high { r.covered += 1 }
         if m.stop != .budget { r.stoppedInBudget += 1 }
         r.games += m.played.count
         r.maxGames = max(r.maxGames, m.played.count)
@@ -70,7 +34,7 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
     /// known, 200 ratings with the default settings (fixed seeds): the 95% interval covers the true
     /// sigma50 in at least 93% of them, and at least 90% stop before the budget.
     @Test func intervalsCoverTheTruthAndStopWithinBudget() {
-        let level = SyntheticLevel(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02)
+        let level = SyntheticLevel.logistic(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02)
         let r = calibrate(level, ratings: 200)
         #expect(r.coverage >= 0.93, "coverage \(r.coverage)")
         #expect(r.stopRate >= 0.9, "stopped within budget \(r.stopRate)")
@@ -81,25 +45,15 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
     /// The same check on a level whose curve is not the model's logistic (six shots, each within
     /// 0.01 rad): the intervals still cover the truth (100 ratings, fixed seeds).
     @Test func intervalsCoverTheTruthOnALevelThatIsNotLogistic() {
-        let level = ErfLevel(t: 0.01, k: 6, ceiling: 0.95, floor: 0.02)
-        let truth = level.sigma50
-        #expect(abs(truth - 0.006158) < 1e-6)
-        var covered = 0, stopped = 0
-        for r in 0..<100 {
-            let m = SkillMeasurement.run(settings: AdaptiveSettings(), firstSeed: 0) { trial in
-                var rng = SeededGenerator(seed: UInt64(r) &* 0x9E37_79B9_7F4A_7C15 ^ trial.seed)
-                return rng.nextUnit() < level.winProbability(trial.sigma)
-            }
-            let f = m.posterior.summary()
-            if f.low <= truth && truth <= f.high { covered += 1 }
-            if m.stop != .budget { stopped += 1 }
-        }
-        #expect(covered >= 93 && stopped >= 90)
-        #expect(covered == 98 && stopped == 100)
+        let level = SyntheticLevel(.shots(6, within: 0.01, ceiling: 0.95, floor: 0.02))
+        #expect(abs(level.sigma50 - 0.006158) < 1e-6)
+        let r = calibrate(level, ratings: 100)
+        #expect(r.covered >= 93 && r.stoppedInBudget >= 90)
+        #expect(r.covered == 98 && r.stoppedInBudget == 100)
     }
 
     @Test func aLevelBeyondTheRangeStopsWithABound() {
-        let hopeless = SyntheticLevel(sigma50: 0.0002, slope: 3, ceiling: 0.9, floor: 0)
+        let hopeless = SyntheticLevel.logistic(sigma50: 0.0002, slope: 3, ceiling: 0.9, floor: 0)
         let m = SkillMeasurement.run(settings: AdaptiveSettings(), firstSeed: 7) { hopeless.play($0, rating: 1) }
         #expect(m.stop == .beyondRange)
         guard case let .below(b, p) = m.posterior.summary().sigma50 else { Issue.record("not below"); return }
@@ -108,7 +62,7 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
     }
 
     @Test func batchesHaveFixedSizeSeedsInSequenceAndSigmasOnTheLattice() {
-        let level = SyntheticLevel(sigma50: 0.05, slope: 2, ceiling: 0.95, floor: 0.05)
+        let level = SyntheticLevel.logistic(sigma50: 0.05, slope: 2, ceiling: 0.95, floor: 0.05)
         let settings = AdaptiveSettings(batchSize: 5, budget: 23, precision: 1.01)
         let m = SkillMeasurement.run(settings: settings, firstSeed: 100) { level.play($0, rating: 3) }
         #expect(m.stop == .budget)
@@ -121,7 +75,7 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
     @Test(arguments: Placement.allCases)
     func replayingStoredOutcomesMakesTheSameChoices(_ placement: Placement) {
         // What a resumed run does: the same outcomes, batch by batch, give the same batches.
-        let level = SyntheticLevel(sigma50: 0.01, slope: 4, ceiling: 0.99, floor: 0)
+        let level = SyntheticLevel.logistic(sigma50: 0.01, slope: 4, ceiling: 0.99, floor: 0)
         let settings = AdaptiveSettings(placement: placement)
         let first = SkillMeasurement.run(settings: settings, firstSeed: 0) { level.play($0, rating: 9) }
         let outcomes = Dictionary(uniqueKeysWithValues: first.played.map { ($0.trial, $0.won) })
@@ -131,10 +85,10 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
     }
 
     /// Entropy placement (QUEST+) on the calibration level: a few ratings in a debug build (each
-    /// choice sums over the whole grid; `peggle bench calibration` runs the 200 in release and
+    /// choice sums over the whole grid; `peggle-bench calibration` runs the 200 in release and
     /// docs/metrics.md has its figures). Pinned for these seeds.
     @Test func entropyPlacementCoversTheTruthOnTheCalibrationLevel() {
-        let level = SyntheticLevel(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02)
+        let level = SyntheticLevel.logistic(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02)
         let r = calibrate(level, ratings: 3, settings: AdaptiveSettings(placement: .entropy))
         #expect(r.covered == 3 && r.stoppedInBudget == 3 && r.games == 248, "\(r)")
     }

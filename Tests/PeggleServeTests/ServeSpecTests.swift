@@ -71,15 +71,21 @@ struct ServeSpecTests {
 
     /// docs/protocol.md's make table has one row per field the server takes, and its defaults
     /// are the server's (a doc that disagrees with the code is a bug).
-    @Test func theProtocolDocListsTheSameFields() throws {
+    /// docs/protocol.md's make table: each field's cells (default, meaning).
+    static func documentedMakeFields() throws -> [String: [String]] {
         let doc = String(decoding: try Repository.data("docs/protocol.md"), as: UTF8.self)
         let table = try #require(doc.components(separatedBy: "### `make`").dropFirst().first?
             .components(separatedBy: "\n\n").first { $0.contains("| field | default | meaning |") })
-        var documented: [String: String] = [:]
+        var rows: [String: [String]] = [:]
         for line in table.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            documented[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
+            rows[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Array(cells[2...3])
         }
+        return rows
+    }
+
+    @Test func theProtocolDocListsTheSameFields() throws {
+        let documented = try Self.documentedMakeFields().mapValues { $0[0] }
         let o = try Self.options()
         #expect(Set(documented.keys) == Set(o.keys))
         for (name, option) in o {
@@ -93,5 +99,21 @@ struct ServeSpecTests {
             }
             #expect(documented[name] == shown, "docs/protocol.md's default of \(name)")
         }
+    }
+
+    /// Each closed choice's values, as the server takes them, are in its row of docs/protocol.md's
+    /// make table (a value the code added, such as a `distribution_mode`, cannot go unlisted).
+    @Test func theProtocolDocListsEveryChoice() throws {
+        let meaning = try Self.documentedMakeFields().mapValues { $0[1] }
+        var checked = 0
+        for (name, option) in try Self.options() {
+            guard let choices = option["choices"] as? [String] else { continue }
+            let row = try #require(meaning[name], "docs/protocol.md has no row for \(name)")
+            let missing = choices.filter { !row.contains("`\($0)`") }
+            #expect(missing.isEmpty, "docs/protocol.md's \(name) row does not list \(missing)")
+            checked += 1
+        }
+        #expect(checked >= 8)
+        #expect(try #require(Self.options()["distribution_mode"]?["choices"] as? [String]).count == 6)
     }
 }

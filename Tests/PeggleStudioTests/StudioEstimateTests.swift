@@ -16,7 +16,7 @@ import Testing
     }
 
     /// The reply is `peggle estimate`'s numbers for the same level: the same built-in model on the
-    /// same features (Sources/peggle/Estimate.swift calls the same `Sigma50Estimate`).
+    /// same features (Sources/peggle/Commands/Estimate.swift calls the same `Sigma50Estimate`).
     @Test func theEstimateIsTheCommandsEstimateOfTheSameLevel() async throws {
         let folder = try StudioFolder()
         let text = try folder.text("first-steps.json")

@@ -1,5 +1,6 @@
 """The README example and the measurement script run."""
 import json
+import os
 import subprocess
 import sys
 
@@ -30,7 +31,7 @@ def test_the_rating_corpus_script_writes_both_distributions(tmp_path, peggle_bin
     assert r.returncode == 0, r.stderr
     assert sorted(p.name.split("-")[0] + "-" + p.name.split("-")[1] for p in out.iterdir()) == [
         "easy-000001", "easy-000002", "easy-000003", "hard-000001", "hard-000002", "hard-000003"]
-    assert r.stdout.splitlines()[-1] == f"next: {peggle_bin} bench rating {out} --threads 2"
+    assert r.stdout.splitlines()[-1] == f"next: {os.path.dirname(peggle_bin)}/peggle-bench rating {out} --threads 2"
     again = subprocess.run([str(ROOT / "scripts" / "rating-corpus"), str(out), "3"], capture_output=True, text=True,
                            timeout=120, env=env)
     assert again.returncode == 2 and again.stderr == f"error: {out} already exists; remove it or name another folder\n"

@@ -140,8 +140,8 @@ def test_the_peggle_command_rates_and_reports(installed):
 
 
 def test_defaults_that_name_checkout_files_work_from_any_folder(installed):
-    """`rate`'s default agents name linear:Agents/linear.json and the benchmarks play Levels/...:
-    the policy built into the engine and the wheel's bundled levels stand in for them."""
+    """`rate`'s default agents name linear:Agents/linear.json: the policy built into the engine
+    stands in for it. (The benchmarks, which play Levels/..., are `peggle-bench`, not in the wheel.)"""
     folder = installed.work / "defaults"
     folder.mkdir()
     level = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['first-steps']))")
@@ -150,11 +150,6 @@ def test_defaults_that_name_checkout_files_work_from_any_folder(installed):
     with open(folder / "reports" / "episodes.csv", newline="") as f:
         games = list(csv.DictReader(f))
     assert sorted({game["agent_kind"] for game in games}) == ["greedy", "linear", "random"], games[:3]
-    bench = installed.run("peggle", "bench", "physics", "--shots", "20", "--repeat", "1", "--json", cwd=folder).stdout
-    rows = [json.loads(line) for line in bench.splitlines()]
-    grid = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['bench-grid']))")
-    pegs = len(json.loads(pathlib.Path(grid).read_text())["pegs"])
-    assert rows and all(row["pegs"] == pegs and row["steps"] > 0 for row in rows), rows
     assert not (folder / "Agents").exists() and not (folder / "Levels").exists()
 
 

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import PeggleCommandLine
+import PeggleEstimate
+import PeggleGame
+import PeggleLevel
+import PeggleReports
+import PeggleUtilities
+
+/// `peggle estimate LEVEL...`: sigma50 predicted from a level's features, without playing a game.
+struct Estimate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Predict levels' sigma50 and tier in milliseconds, without playing games (docs/metrics.md).",
+        discussion: """
+            The model (fitted by scripts/fit-estimate on a rated corpus) is built into the tool; --model reads another. \
+            The interval is the model's 95% predictive interval, wider than a rating's: a rating plays the level.
+            """)
+
+    @Argument(help: "Level files, or folders of them.")
+    var levels: [String]
+
+    @Flag(help: "Print a JSON array: one object per level with level, file, sigma50, sigma50_low, sigma50_high, tier.")
+    var json = false
+
+    @Option(help: ArgumentHelp("A model file instead of the built-in one.", valueName: "file"))
+    var model: String?
+
+    @Flag(help: "Print the features the model reads, as CSV (file, level, level_hash, then one column per feature), for fitting.")
+    var features = false
+
+    func validate() throws {
+        if json && features { throw ValidationError("--json and --features: choose one") }
+    }
+
+    func run() throws {
+        let files = try Files.levelFiles(levels)
+        let prepared = try files.map { file in
+            let level = try Files.loadLevel(file)
+            do { return try PreparedLevel(level) } catch { throw UserError("\(file): \(error)") }
+        }
+        if features {
+            print(CSVReport.record(["file", "level", "level_hash"] + LevelFeatures.names), terminator: "")
+            for (file, p) in zip(files, prepared) {
+                let f = LevelFeatures(p)
+                print(CSVReport.record([file, p.level.name, p.hash]
+                                       + f.values.map { DecimalText.significant($0, digits: 9, maxDecimals: 12) }), terminator: "")
+            }
+            return
+        }
+        let m = try loadModel()
+        let estimates = try zip(files, prepared).map { file, p in
+            // A model that loads may still overflow on a level far from the ones it was fitted on.
+            let features = LevelFeatures(p)
+            let y = m.predictLog(features)
+            guard y.isFinite else {
+                throw UserError("\(file): the model predicts ln sigma50 = \(EstimateModel.text(y)) for this level, not a number; "
+                    + (model.map { "--model \($0) cannot estimate it" } ?? "the built-in model cannot estimate it"))
+            }
+            return Sigma50Estimate(features: features, model: m)
+        }
+        if json {
+            let objects: [[String: Any]] = zip(files, zip(prepared, estimates)).map { file, pe in
+                ["level": pe.0.level.name, "file": file, "sigma50": pe.1.sigma50, "sigma50_low": pe.1.low,
+                 "sigma50_high": pe.1.high, "tier": pe.1.tier.rawValue,
+                 "out_of_distribution": pe.1.outOfDistribution, "distance": pe.1.distance ?? NSNull()]
+            }
+            printLine(try JSON.text(objects))
+            return
+        }
+        for (p, e) in zip(prepared, estimates) {
+            func s(_ v: Double) -> String { DecimalText.significant(v, digits: 2) }
+            printLine("\(p.level.name): sigma50 about \(s(e.sigma50)) (95% predictive interval \(s(e.low)) to \(s(e.high))), \(e.tier.rawValue)"
+                + (e.outOfDistribution ? "; \(Sigma50Estimate.guessing)" : ""))
+        }
+    }
+
+    func loadModel() throws -> EstimateModel {
+        guard let path = model else { return EstimateModel.builtIn }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw UserError("--model \(path): no such file")
+        }
+        if isFolder.boolValue { throw UserError("--model \(path): is a folder, not a model file") }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UserError("--model \(path): cannot be read (\(Files.reason(error)))")
+        }
+        if data.isEmpty { throw UserError("--model \(path): the file is empty, not a model file") }
+        do { return try EstimateModel.decode(data) } catch { throw UserError("--model \(path): \(error)") }
+    }
+}
