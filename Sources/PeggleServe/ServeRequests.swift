@@ -5,7 +5,8 @@ import PeggleLevel
 
 // The `peggle serve` requests, decoded from each line by `JSONDecoder` straight into typed
 // values: a field of the wrong type, out of range or unknown is a `bad_request` naming it, for
-// every command. `make` has a file of its own (MakeRequest.swift).
+// every command. `make` has a file of its own (MakeRequest.swift). The hot loop's plain `step`
+// line is read into the same typed request without the decoder (StepLine.swift).
 
 /// The protocol's commands, by their wire names.
 public enum CommandName: String, Sendable, CaseIterable {
