@@ -6,7 +6,11 @@ import PeggleLevel
 /// buffer is reused from reply to reply, so a reply allocates nothing once it has grown.
 struct JSONWriter {
     var bytes: [UInt8]
-    private var needsComma: [Bool] = [false]
+    /// Whether the next value (or key) in the innermost open object or array needs a comma
+    /// first; the enclosing levels' flags wait in `outer` (kept apart so the per-value test is a
+    /// plain stored Bool, not an array element: replies write thousands of values).
+    private var needsComma = false
+    private var outer: [Bool] = []
 
     init() { bytes = [] }
 
@@ -21,23 +25,26 @@ struct JSONWriter {
     /// The text written, as a string.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func beginObject() { value(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { value(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    mutating func beginObject() { value(); bytes.append(UInt8(ascii: "{")); open() }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); close() }
+    mutating func beginArray() { value(); bytes.append(UInt8(ascii: "[")); open() }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); close() }
+
+    private mutating func open() { outer.append(needsComma); needsComma = false }
+    private mutating func close() { needsComma = outer.removeLast() }
 
     /// Writes `"name":` inside an object (the value follows).
     mutating func key(_ name: String) {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
         quoted(name)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     /// Separator bookkeeping before any value.
     private mutating func value() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
@@ -99,12 +106,30 @@ struct JSONWriter {
     /// A finite number in its shortest exact form; non-finite values (never produced) as null.
     mutating func number(_ v: Double) {
         value()
-        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { digits(Int64(v)) } else { append(v.description) }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { digits(Int64(v)) } else { described(v) }
     }
 
     mutating func number(_ v: Float) {
         value()
-        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { digits(Int64(v)) } else { append(v.description) }
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { digits(Int64(v)) } else { described(v) }
+    }
+
+    /// `v.description`'s text, written by the standard library straight into the buffer: the
+    /// `description` String (heap-allocated past 15 characters, as most angles are) cost more than
+    /// the digits themselves, 128 times a 64-environment step (JSONWriterTests compares the two).
+    private mutating func described<T: TextOutputStreamable>(_ v: T) {
+        var sink = ByteSink()
+        swap(&sink.bytes, &bytes)
+        v.write(to: &sink)
+        swap(&sink.bytes, &bytes)
+    }
+
+    /// Takes text the standard library writes; numbers come as ASCII bytes (`_writeASCII`, the
+    /// stream's hook for them), anything else as a String.
+    private struct ByteSink: TextOutputStream {
+        var bytes: [UInt8] = []
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
     mutating func field(_ name: String, _ s: String) { key(name); string(s) }

@@ -17,7 +17,8 @@ public protocol ServeReply: Decodable {
 /// drives it: request lines written to its input, reply lines read from its output into one
 /// reused buffer, observations copied straight from that buffer into a reused float array (a
 /// binary frame's bytes as they are, or base64 decoded in place) and the rest of each reply
-/// decoded by `JSONDecoder`. The bench measures the protocol through it and the tests use it;
+/// decoded into the caller's type by `ReplyDecoder` (the fields the type reads; what it leaves,
+/// by `JSONDecoder`). The bench measures the protocol through it and the tests use it;
 /// the Python package (`peggle_gym.client`) is the other client.
 public final class ServeClient {
     /// An error reply's body.
@@ -97,12 +98,15 @@ public final class ServeClient {
         guard bytes.withUnsafeBytes({ Self.writeAll(to: input.fileDescriptor, $0) }) else {
             throw Failure(message: "peggle serve stopped reading requests")
         }
-        var rest = Data()
         var frame: Int?
+        var decoded: R?
+        var rest = Data()
         let read = try reader.withNextLine { line in
             frame = Self.frameBytes(in: line)
             guard let (start, end) = Self.span(of: Self.base64Key, in: line) else {
-                rest = Data(line)
+                // Read in place; what the quick reader leaves is decoded by JSONDecoder below.
+                decoded = line.withUnsafeBufferPointer { try? ReplyDecoder.decode(R.self, from: $0) }
+                if decoded == nil { rest = Data(line) }
                 return
             }
             guard Self.decodeBase64(line[start..<end], into: &observations) else {
@@ -110,11 +114,16 @@ public final class ServeClient {
             }
             rest = Data(line[line.startIndex..<start])
             rest.append(contentsOf: line[end...])
+            decoded = rest.withUnsafeBytes { try? ReplyDecoder.decode(R.self, from: $0.bindMemory(to: UInt8.self)) }
         }
         guard read else { throw Failure(message: "peggle serve closed its output") }
         let reply: R
-        do { reply = try decoder.decode(R.self, from: rest) } catch {
-            throw Failure(message: "a reply that is not a JSON object of the protocol: \(String(decoding: rest.prefix(200), as: UTF8.self))")
+        if let decoded {
+            reply = decoded
+        } else {
+            do { reply = try decoder.decode(R.self, from: rest) } catch {
+                throw Failure(message: "a reply that is not a JSON object of the protocol: \(String(decoding: rest.prefix(200), as: UTF8.self))")
+            }
         }
         if let frame {
             // Replies here carry one array in a frame, obs (a same-step `final_obs` would follow it).

@@ -7,7 +7,7 @@ import PeggleLevel
 // (ServeRequests.swift, MakeRequest.swift) through `Fields`, which names the field in every
 // refusal and refuses fields a command does not know. `JSONDecoder` reads numbers exactly (an
 // action written with enough digits to name a double is that double), which Foundation's
-// `JSONSerialization` on Linux does not.
+// `JSONSerialization` on Linux does not. (A plain `step` line skips all this: StepLine.swift.)
 
 /// Messages never echo unbounded input: a value quoted in one is cut to `quotedLimit`
 /// characters, and a whole message (a level loader's, say) to `messageLimit`.

@@ -10,50 +10,72 @@ import PeggleLevel
 /// written from the one table, `ServeSession.infoKeys`, so they cannot disagree on a key.
 struct InfoKey: Sendable {
     let name: String
-    /// Whether an info has this key; the Bool says whether the info comes from a reset.
-    let has: @Sendable (EnvInfo, Bool) -> Bool
+    /// `_name`, the key of its mask in the columns layout.
+    let maskName: String
     /// What an environment without the key holds in the columns layout.
-    let filler: @Sendable (inout JSONWriter) -> Void
-    /// Writes the value (unused when the key nests `keys`).
-    let write: @Sendable (inout JSONWriter, EnvInfo, ServeSession) -> Void
-    /// The keys of a nested object (`hits`); they share this key's presence.
+    let filler: Filler
+    /// The key's value in an info (the Bool says whether the info comes from a reset), or nil
+    /// when the info has no such key. The info is passed by address: an `EnvInfo` is a large
+    /// value with reference-counted parts (its shot's trajectory), and copying it for every key
+    /// of every environment cost more than writing the values (about 1 M instructions a
+    /// 64-environment step).
+    let value: @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?
+    /// The keys of a nested object (`hits`, whose value is `.object`); they are present with it.
     var keys: [InfoKey] = []
 
-    static let zero: @Sendable (inout JSONWriter) -> Void = { $0.int(0) }
-    static let null: @Sendable (inout JSONWriter) -> Void = { $0.null() }
-    static let always: @Sendable (EnvInfo, Bool) -> Bool = { _, _ in true }
-    static let shot: @Sendable (EnvInfo, Bool) -> Bool = { info, _ in info.shot != nil }
-
-    static func int(_ name: String, _ has: @escaping @Sendable (EnvInfo, Bool) -> Bool = always,
-                    _ value: @escaping @Sendable (EnvInfo) -> Int) -> InfoKey {
-        InfoKey(name: name, has: has, filler: zero) { w, info, _ in w.int(value(info)) }
+    init(_ name: String, filler: Filler = .zero, keys: [InfoKey] = [],
+         _ value: @escaping @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?) {
+        self.name = name
+        maskName = "_" + name
+        self.filler = filler
+        self.value = value
+        self.keys = keys
     }
+
+    enum Filler: Sendable {
+        case zero, null, `false`
+
+        func write(_ w: inout JSONWriter) {
+            switch self {
+            case .zero: w.int(0)
+            case .null: w.null()
+            case .false: w.bool(false)
+            }
+        }
+    }
+}
+
+/// One value of an info key, as replies write it.
+enum InfoValue {
+    case int(Int), uint(UInt64), number(Double), bool(Bool), string(String)
+    /// The key's nested `keys` hold the values.
+    case object
+    case trajectory(Trajectory)
 }
 
 extension ServeSession {
     /// The keys of an info, in the order both layouts write them (docs/protocol.md).
     static let infoKeys: [InfoKey] = [
-        .int("level") { $0.level },
-        InfoKey(name: "level_name", has: InfoKey.always, filler: InfoKey.null) { w, info, s in w.string(s.levelName(info)) },
-        InfoKey(name: "level_seed", has: { info, _ in info.levelSeed != nil }, filler: InfoKey.zero) { w, info, _ in w.int(info.levelSeed!) },
-        .int("score") { $0.score },
-        .int("balls_left") { $0.ballsLeft },
-        .int("orange_left") { $0.orangeLeft },
-        .int("shots") { $0.shots },
-        InfoKey(name: "status", has: InfoKey.always, filler: InfoKey.null) { w, info, _ in w.string(info.status.rawValue) },
-        InfoKey(name: "won", has: InfoKey.always, filler: { $0.bool(false) }) { w, info, _ in w.bool(info.status == .won) },
-        InfoKey(name: "game_seed", has: { _, reset in reset }, filler: InfoKey.zero) { w, info, _ in w.int(info.gameSeed) },
-        InfoKey(name: "angle", has: InfoKey.shot, filler: InfoKey.zero) { w, info, _ in w.number(info.shot!.angle) },
-        InfoKey(name: "fired_angle", has: InfoKey.shot, filler: InfoKey.zero) { w, info, _ in w.number(info.shot!.firedAngle) },
-        .int("pegs_hit", InfoKey.shot) { $0.shot!.hits.total },
-        InfoKey(name: "hits", has: InfoKey.shot, filler: InfoKey.zero, write: { _, _, _ in },
-                keys: PegKind.allCases.map { kind in .int(kind.rawValue, InfoKey.shot) { $0.shot!.hits[kind] } }),
-        .int("points", InfoKey.shot) { $0.shot!.points },
-        .int("free_balls", InfoKey.shot) { $0.shot!.freeBalls },
-        .int("caught", InfoKey.shot) { $0.shot!.caught },
-        InfoKey(name: "trajectory", has: { info, _ in info.shot?.trajectory != nil }, filler: InfoKey.null) { w, info, s in
-            s.writeTrajectory(&w, info.shot!.trajectory!)
-        },
+        InfoKey("level") { p, _, _ in .int(p.pointee.level) },
+        InfoKey("level_name", filler: .null) { p, _, s in .string(s.levelName(level: p.pointee.level, generatorSeed: p.pointee.generatorSeed)) },
+        InfoKey("level_seed") { p, _, _ in p.pointee.levelSeed.map { .uint($0) } },
+        InfoKey("score") { p, _, _ in .int(p.pointee.score) },
+        InfoKey("balls_left") { p, _, _ in .int(p.pointee.ballsLeft) },
+        InfoKey("orange_left") { p, _, _ in .int(p.pointee.orangeLeft) },
+        InfoKey("shots") { p, _, _ in .int(p.pointee.shots) },
+        InfoKey("status", filler: .null) { p, _, _ in .string(p.pointee.status.rawValue) },
+        InfoKey("won", filler: .false) { p, _, _ in .bool(p.pointee.status == .won) },
+        InfoKey("game_seed") { p, reset, _ in reset ? .uint(p.pointee.gameSeed) : nil },
+        InfoKey("angle") { p, _, _ in (p.pointee.shot?.angle).map { .number($0) } },
+        InfoKey("fired_angle") { p, _, _ in (p.pointee.shot?.firedAngle).map { .number($0) } },
+        InfoKey("pegs_hit") { p, _, _ in (p.pointee.shot?.hits.total).map { .int($0) } },
+        InfoKey("hits", keys: PegKind.allCases.map { kind in
+            InfoKey(kind.rawValue) { p, _, _ in (p.pointee.shot?.hits[kind]).map { .int($0) } }
+        }) { p, _, _ in p.pointee.shot == nil ? nil : .object },
+        InfoKey("points") { p, _, _ in (p.pointee.shot?.points).map { .int($0) } },
+        InfoKey("free_balls") { p, _, _ in (p.pointee.shot?.freeBalls).map { .int($0) } },
+        InfoKey("caught") { p, _, _ in (p.pointee.shot?.caught).map { .int($0) } },
+        InfoKey("trajectory", filler: .null) { p, _, _ in (p.pointee.shot?.trajectory).map { .trajectory($0) } },
     ]
 
     /// `"id": ...`, echoing the request's id as it came.
@@ -174,97 +196,123 @@ extension ServeSession {
         w.endArray()
     }
 
-    /// `key`: the infos of `count` environments, in the session's layout. `item(i)` is
-    /// environment i's info and whether it comes from a reset (which adds `game_seed`), or nil
-    /// for an environment that has none.
-    func writeInfos(_ w: inout JSONWriter, _ key: String, count: Int, _ item: (Int) -> (EnvInfo, Bool)?) {
+    /// Where a reply's infos come from: the environments a reset reset (all, or those in the
+    /// mask; their infos carry `game_seed`), a step's (an environment without a shot was reset
+    /// by the autoreset), or the ended episodes of a same-step autoreset.
+    enum InfoSource {
+        case reset(mask: [Bool]?), step, final
+
+        var isFinal: Bool {
+            if case .final = self { return true }
+            return false
+        }
+    }
+
+    /// `key`: the infos of the environments in `slots`, from `source`, in the session's layout.
+    func writeInfos(_ w: inout JSONWriter, _ key: String, _ slots: [EnvSlot], _ source: InfoSource) {
         w.key(key)
-        if infoLayout == .columns {
-            // Each environment's info is fetched once (`present`: 0 none, 1 a step's, 2 a
-            // reset's), and each key's presence computed once per environment, not again for its
-            // value and its mask. An environment without an info holds a copy of another's,
-            // never read; when none has one, every key is left out.
-            var infos: [EnvInfo] = [], present: [UInt8] = [], has: [Bool] = []
-            infos.reserveCapacity(count)
-            present.reserveCapacity(count)
-            has.reserveCapacity(count)
-            var missing = 0
-            for i in 0..<count {
-                if let (info, reset) = item(i) {
-                    if infos.isEmpty { infos.append(contentsOf: repeatElement(info, count: missing)) }
-                    infos.append(info)
-                    present.append(reset ? 2 : 1)
-                } else {
-                    if infos.isEmpty { missing += 1 } else { infos.append(infos[0]) }
-                    present.append(0)
+        slots.withUnsafeBufferPointer { buf in
+            // Each environment's info by address (never copied) and whether it has one: 0 none,
+            // 1 a step's, 2 a reset's.
+            let base = UnsafeRawPointer(buf.baseAddress!)
+            let offset = MemoryLayout<EnvSlot>.offset(of: source.isFinal ? \EnvSlot.finalInfo : \EnvSlot.info)!
+            var infos: [UnsafePointer<EnvInfo>] = [], present: [UInt8] = []
+            infos.reserveCapacity(buf.count)
+            present.reserveCapacity(buf.count)
+            for i in buf.indices {
+                let p = (base + i * MemoryLayout<EnvSlot>.stride + offset).assumingMemoryBound(to: EnvInfo.self)
+                infos.append(p)
+                switch source {
+                case let .reset(mask): present.append((mask?[i] ?? true) ? 2 : 0)
+                case .step: present.append(p.pointee.shot == nil ? 2 : 1)
+                case .final: present.append(buf[i].hasFinal ? 1 : 0)
                 }
             }
-            w.beginObject()
-            for k in Self.infoKeys { writeColumn(&w, k, infos, present, &has) }
-            w.endObject()
-            return
+            if infoLayout == .columns {
+                // A key's values are read once into `cells` (nil: the environment has no such
+                // key), then written, then its mask.
+                var cells = [InfoValue?](repeating: nil, count: buf.count)
+                w.beginObject()
+                for k in Self.infoKeys { writeColumn(&w, k, infos, present, &cells) }
+                w.endObject()
+            } else {
+                w.beginArray()
+                for i in buf.indices {
+                    if present[i] != 0 { writeInfo(&w, infos[i], reset: present[i] == 2) } else { w.null() }
+                }
+                w.endArray()
+            }
         }
-        w.beginArray()
-        for i in 0..<count {
-            if let (info, reset) = item(i) { writeInfo(&w, info, reset: reset) } else { w.null() }
+    }
+
+    /// Reads key `k` of every environment's info into `cells`; whether any has it.
+    func read(_ k: InfoKey, _ infos: [UnsafePointer<EnvInfo>], _ present: [UInt8], _ cells: inout [InfoValue?]) -> Bool {
+        var any = false
+        for i in infos.indices {
+            cells[i] = present[i] == 0 ? nil : k.value(infos[i], present[i] == 2, self)
+            if cells[i] != nil { any = true }
         }
-        w.endArray()
+        return any
     }
 
     /// One key in Gymnasium's vector-info layout: `name` maps to a value per environment and
     /// `_name` to a boolean each saying which environments have it (the others hold the key's
     /// filler); a nested key (`hits`) is an object of such columns with its own mask. A key no
-    /// environment has is left out. `has` is scratch space for the mask.
-    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, _ infos: [EnvInfo], _ present: [UInt8], _ has: inout [Bool]) {
-        func mask() -> Bool {
-            let keyHas = k.has
-            has.removeAll(keepingCapacity: true)
-            var any = false
-            for i in infos.indices {
-                let h = present[i] != 0 && keyHas(infos[i], present[i] == 2)
-                has.append(h)
-                any = any || h
-            }
-            return any
-        }
-        guard mask() else { return }
+    /// environment has is left out. `cells` is scratch space, one per environment.
+    func writeColumn(_ w: inout JSONWriter, _ k: InfoKey, _ infos: [UnsafePointer<EnvInfo>], _ present: [UInt8],
+                     _ cells: inout [InfoValue?]) {
+        guard read(k, infos, present, &cells) else { return }
         w.key(k.name)
         if k.keys.isEmpty {
-            let write = k.write, filler = k.filler
             w.beginArray()
-            for i in infos.indices {
-                if has[i] { write(&w, infos[i], self) } else { filler(&w) }
+            for i in cells.indices {
+                if let v = cells[i] { write(&w, v) } else { k.filler.write(&w) }
             }
             w.endArray()
         } else {
             w.beginObject()
-            for sub in k.keys { writeColumn(&w, sub, infos, present, &has) }
+            for sub in k.keys { writeColumn(&w, sub, infos, present, &cells) }
             w.endObject()
-            _ = mask()  // the sub-keys' columns reused the scratch
+            _ = read(k, infos, present, &cells)  // the sub-keys' columns reused the scratch
         }
-        w.key("_" + k.name)
+        w.key(k.maskName)
         w.beginArray()
-        for h in has { w.bool(h) }
+        for i in cells.indices { w.bool(cells[i] != nil) }
         w.endArray()
     }
 
     /// One environment's info as an object (the rows layout).
-    func writeInfo(_ w: inout JSONWriter, _ info: EnvInfo, reset: Bool) {
+    func writeInfo(_ w: inout JSONWriter, _ info: UnsafePointer<EnvInfo>, reset: Bool) {
         w.beginObject()
-        for k in Self.infoKeys where k.has(info, reset) {
+        for k in Self.infoKeys {
+            guard let v = k.value(info, reset, self) else { continue }
             w.key(k.name)
-            if k.keys.isEmpty {
-                k.write(&w, info, self)
-            } else {
+            if case .object = v {
                 w.beginObject()
                 for sub in k.keys {
+                    guard let s = sub.value(info, reset, self) else { continue }
                     w.key(sub.name)
-                    sub.write(&w, info, self)
+                    write(&w, s)
                 }
                 w.endObject()
+            } else {
+                write(&w, v)
             }
         }
         w.endObject()
+    }
+
+    /// One info value.
+    func write(_ w: inout JSONWriter, _ v: InfoValue) {
+        switch v {
+        case let .int(i): w.int(i)
+        case let .uint(u): w.int(u)
+        case let .number(d): w.number(d)
+        case let .bool(b): w.bool(b)
+        case let .string(s): w.string(s)
+        case .object: w.beginObject(); w.endObject()  // never reached: a nested key's keys are written instead
+        case let .trajectory(t): writeTrajectory(&w, t)
+        }
     }
 
     /// Rows of observations as nested JSON arrays (`key`), base64 of little-endian float32
@@ -296,9 +344,9 @@ extension ServeSession {
     }
 
     /// The name of the level an info is about: a file level's, or the generated level's.
-    func levelName(_ info: EnvInfo) -> String {
-        if let seed = info.generatorSeed, let p = procedural { return p.name(generatorSeed: seed) }
-        return levelNames.indices.contains(info.level) ? levelNames[info.level] : ""
+    func levelName(level: Int, generatorSeed: UInt64?) -> String {
+        if let seed = generatorSeed, let p = procedural { return p.name(generatorSeed: seed) }
+        return levelNames.indices.contains(level) ? levelNames[level] : ""
     }
 
     /// A shot's ball paths: one list of `[x, y]` points (board units, to 0.01) per path.

@@ -291,7 +291,7 @@ public final class ServeSession {
         try vec!.reset(seed: r.seed, mask: r.mask, level: level)
         let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
-        writeInfos(&w, "infos", count: v.count) { i in (r.mask?[i] ?? true) ? (v.slots[i].info, true) : nil }
+        writeInfos(&w, "infos", v.slots, .reset(mask: r.mask))
     }
 
     func step(_ r: StepRequest, _ w: inout JSONWriter) throws {
@@ -299,14 +299,20 @@ public final class ServeSession {
         try vec!.step(r.actions)
         let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
-        w.array("rewards", v.slots) { $0.number($1.reward) }
-        w.array("terminated", v.slots) { $0.bool($1.terminated) }
-        w.array("truncated", v.slots) { $0.bool($1.truncated) }
-        writeInfos(&w, "infos", count: v.count) { i in (v.slots[i].info, v.slots[i].info.shot == nil) }
-        if v.slots.contains(where: \.hasFinal) {
+        // The slots' fields are read in place: iterating the slots by value would copy each
+        // slot's two infos.
+        var anyFinal = false
+        v.slots.withUnsafeBufferPointer { slots in
+            w.array("rewards", slots.indices) { $0.number(slots[$1].reward) }
+            w.array("terminated", slots.indices) { $0.bool(slots[$1].terminated) }
+            w.array("truncated", slots.indices) { $0.bool(slots[$1].truncated) }
+            anyFinal = slots.indices.contains { slots[$0].hasFinal }
+        }
+        writeInfos(&w, "infos", v.slots, .step)
+        if anyFinal {
             writeObservations(&w, "final_obs", v.finalObservations, rows: v.count, size: v.observationSize)
-            w.array("final_mask", v.slots) { $0.bool($1.hasFinal) }
-            writeInfos(&w, "final_infos", count: v.count) { i in v.slots[i].hasFinal ? (v.slots[i].finalInfo, false) : nil }
+            v.slots.withUnsafeBufferPointer { slots in w.array("final_mask", slots.indices) { $0.bool(slots[$1].hasFinal) } }
+            writeInfos(&w, "final_infos", v.slots, .final)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleUtilities
 @testable import PeggleServe
 import Testing
 
@@ -32,6 +33,33 @@ import Testing
         for (k, d) in doubles.enumerated() { #expect(Double(tokens[k]) == d, "\(d) was written as \(tokens[k])") }
         #expect(Float(tokens[doubles.count + 4]) == Float(0.1))
         #expect(w.text.hasPrefix("[0,0,3,-3,0.15000000000000002,"))
+    }
+
+    /// Numbers that are not small whole ones are written as the standard library's
+    /// `description` writes them, byte for byte (replies written before kept that text).
+    @Test func numbersAreWrittenAsDescriptionWritesThem() throws {
+        var g = SeededGenerator(seed: 5)
+        var doubles: [Double] = [0.1, -0.5, 1e15, -1e15, 1e16, 1e-5, 1e-4, 123456789.125, 5e-324, .leastNormalMagnitude,
+                                 .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 2.5e-300]
+        for _ in 0..<3000 {
+            doubles.append(Double.random(in: -1...1, using: &g) * pow(10, Double(Int.random(in: -320...300, using: &g))))
+            doubles.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &g)))
+        }
+        var floats: [Float] = [0.1, -0.5, 1e7, 16_777_217, 3.4e38, 1e-45, 1.1754944e-38]
+        for _ in 0..<3000 {
+            floats.append(Float.random(in: -1...1, using: &g) * Float(pow(10, Double(Int.random(in: -40...38, using: &g)))))
+            floats.append(Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &g)))
+        }
+        for d in doubles where d.isFinite && !(d == d.rounded() && abs(d) < 1e15) {
+            var w = JSONWriter()
+            w.number(d)
+            #expect(w.text == d.description, "bits \(d.bitPattern)")
+        }
+        for f in floats where f.isFinite && !(f == f.rounded() && abs(f) < 1e7) {
+            var w = JSONWriter()
+            w.number(f)
+            #expect(w.text == f.description, "bits \(f.bitPattern)")
+        }
     }
 
     @Test func stringsAreEscapedOnlyWhenNeeded() throws {
