@@ -76,9 +76,12 @@ VERSION = "0.1.0"
 BUNDLED_PEGGLE = pathlib.Path(__file__).resolve().parent / "bin" / "peggle"
 BUNDLED_PEGGLE_TUNED = BUNDLED_PEGGLE.with_name("peggle-avx2")
 
-#: What the tuned engine's code needs (LLVM's `haswell`: Package.swift tunes for it when the
-#: building machine lists these in /proc/cpuinfo).
-TUNED_CPU_FLAGS = frozenset({"avx2", "bmi2", "fma"})
+#: What the tuned engine's code may use, as /proc/cpuinfo names it: the instruction sets LLVM's
+#: `haswell` lets the compiler emit on its own (``abm`` is LZCNT). Package.swift tunes for it when
+#: the building machine has avx2, bmi2 and fma; every CPU with those has the rest, but a virtual
+#: machine may hide some, and a missing one would stop the engine with an illegal instruction.
+TUNED_CPU_FLAGS = frozenset({"avx2", "bmi2", "fma", "avx", "f16c", "bmi1", "abm", "movbe", "popcnt", "sse4_2", "sse4_1",
+                             "ssse3", "pni", "cx16", "lahf_lm"})
 
 #: Set to anything but empty or ``0``, the wheel's generic engine runs even on a CPU the tuned one
 #: suits (the same variable makes `swift build` skip the tuning: Package.swift).
