@@ -120,7 +120,7 @@ def test_the_package_and_its_command_run_the_engine_this_cpu_takes_and_peggle_ge
         try:
             hello = json.loads(serve.stdout.readline())
             assert hello["engine"] == f"peggle-gym {peggle_gym.VERSION}", hello
-            assert os.readlink(f"/proc/{serve.pid}/exe") == str(folder / expected), extra_env
+            assert os.readlink(f"/proc/{serve.pid}/exe") == os.path.realpath(folder / expected), extra_env
         finally:
             serve.stdin.close()
             serve.wait(timeout=30)
