@@ -133,7 +133,7 @@ def test_the_wheel_is_a_platform_wheel_for_any_python_3():
     with zipfile.ZipFile(WHEEL) as wheel:
         metadata = wheel.read(f"peggle_gym-{peggle_gym.VERSION}.dist-info/WHEEL").decode()
         engines = {pathlib.PurePath(info.filename).name: info for info in wheel.infolist()
-                   if info.filename.startswith("peggle_gym/bin/")}
+                   if info.filename.startswith("peggle_gym/bin/") and not info.is_dir()}
     assert "Root-Is-Purelib: false" in metadata
     assert sorted(engines) == ENGINES
     for name, engine in engines.items():
