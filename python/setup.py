@@ -1,7 +1,7 @@
 """Everything is in pyproject.toml; this only tags a wheel that carries the engine.
 
-scripts/wheel copies the release `peggle` executable to peggle_gym/bin/peggle before building.
-Such a wheel holds native code, so it is not pure: its files go to platlib and its tag is
+scripts/wheel copies the release `peggle` executables to peggle_gym/bin before building: `peggle`
+(for any x86-64 CPU) and, built on an AVX2 machine, `peggle-avx2`. Such a wheel holds native code, so it is not pure: its files go to platlib and its tag is
 ``py3-none-<platform>`` (any Python 3, no Python ABI, since the engine is a separate process and
 no extension module). Without the executable (a source install) the wheel stays ``py3-none-any``.
 """

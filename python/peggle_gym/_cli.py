@@ -5,15 +5,16 @@ from __future__ import annotations
 import os
 import sys
 
-from .client import BUNDLED_PEGGLE, _executable, source_checkout_peggle
+from .client import _executable, bundled_peggle, source_checkout_peggle
 
 
 def engine() -> str:
-    """The executable the command runs: the wheel's own (``peggle_gym/bin/peggle``), else the
-    release build of the source checkout this package lives in. Never `peggle` on PATH, which may
-    be this very command."""
-    if _executable(str(BUNDLED_PEGGLE)):
-        return str(BUNDLED_PEGGLE)
+    """The executable the command runs: the wheel's own (`bundled_peggle`: the AVX2-tuned one where
+    the CPU has the flags, else the generic one), else the release build of the source checkout
+    this package lives in. Never `peggle` on PATH, which may be this very command."""
+    bundled = str(bundled_peggle())
+    if _executable(bundled):
+        return bundled
     return source_checkout_peggle()
 
 

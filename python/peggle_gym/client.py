@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import collections
+import functools
 import json
 import math
 import os
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -68,12 +70,53 @@ class PeggleTimeout(PeggleServerDied):
 #: equal to the Swift package's `PeggleGym.version` (docs/distribution.md).
 VERSION = "0.1.0"
 
-#: Where a wheel carries its engine (scripts/wheel puts the release `peggle` executable there).
+#: Where a wheel carries its engines (scripts/wheel puts the release `peggle` executables there):
+#: `BUNDLED_PEGGLE`, built for any CPU of its architecture, and `BUNDLED_PEGGLE_TUNED`, built for
+#: CPUs with `TUNED_CPU_FLAGS` (about 10% faster: docs/distribution.md, "Generic and tuned").
 BUNDLED_PEGGLE = pathlib.Path(__file__).resolve().parent / "bin" / "peggle"
+BUNDLED_PEGGLE_TUNED = BUNDLED_PEGGLE.with_name("peggle-avx2")
+
+#: What the tuned engine's code may use, as /proc/cpuinfo names it: the instruction sets LLVM's
+#: `haswell` lets the compiler emit on its own (``abm`` is LZCNT). Package.swift tunes for it when
+#: the building machine has avx2, bmi2 and fma; every CPU with those has the rest, but a virtual
+#: machine may hide some, and a missing one would stop the engine with an illegal instruction.
+TUNED_CPU_FLAGS = frozenset({"avx2", "bmi2", "fma", "avx", "f16c", "bmi1", "abm", "movbe", "popcnt", "sse4_2", "sse4_1",
+                             "ssse3", "pni", "cx16", "lahf_lm"})
+
+#: Set to anything but empty or ``0``, the wheel's generic engine runs even on a CPU the tuned one
+#: suits (the same variable makes `swift build` skip the tuning: Package.swift).
+GENERIC_VARIABLE = "PEGGLE_GENERIC"
 
 
 def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def cpu_flags(cpuinfo: str) -> frozenset[str]:
+    """The flags every CPU in /proc/cpuinfo's text lists (each processor has a ``flags`` line;
+    only a flag all of them have is safe for a process the kernel may move); empty if none."""
+    lines = [line.partition(":")[2].split() for line in cpuinfo.splitlines() if line.split(":")[0].strip() == "flags"]
+    return frozenset.intersection(*map(frozenset, lines)) if lines else frozenset()
+
+
+@functools.cache
+def _this_cpuinfo() -> str:
+    try:
+        return pathlib.Path("/proc/cpuinfo").read_text()
+    except OSError:  # not Linux: no tuned engine is built for it anyway
+        return ""
+
+
+def bundled_peggle(cpuinfo: str | None = None, environ: Mapping[str, str] = os.environ) -> pathlib.Path:
+    """Which of the wheel's engines to run: `BUNDLED_PEGGLE_TUNED` when the CPU (``cpuinfo``, the
+    text of /proc/cpuinfo, read when None) has every one of `TUNED_CPU_FLAGS`, the file is there
+    and `GENERIC_VARIABLE` is not set in ``environ``; else the generic `BUNDLED_PEGGLE`. Whether
+    that file exists is the caller's question (a source install has neither)."""
+    forced = environ.get(GENERIC_VARIABLE, "") not in ("", "0")
+    if forced or not BUNDLED_PEGGLE_TUNED.exists():
+        return BUNDLED_PEGGLE
+    flags = cpu_flags(_this_cpuinfo() if cpuinfo is None else cpuinfo)
+    return BUNDLED_PEGGLE_TUNED if TUNED_CPU_FLAGS <= flags else BUNDLED_PEGGLE
 
 
 def source_checkout_peggle() -> str:
@@ -94,8 +137,9 @@ def source_checkout_peggle() -> str:
 
 def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
     """The `peggle` binary to run: ``peggle_path`` if given, else ``$PEGGLE_BIN``, else the
-    executable inside the installed wheel (``peggle_gym/bin/peggle``), else `peggle` on ``PATH``,
-    else ``.build/release/peggle`` of the Swift package this file lives in (a source checkout)."""
+    executable inside the installed wheel (`bundled_peggle`: ``peggle_gym/bin/peggle-avx2`` on an
+    AVX2 CPU, else ``peggle_gym/bin/peggle``), else `peggle` on ``PATH``, else
+    ``.build/release/peggle`` of the Swift package this file lives in (a source checkout)."""
     if peggle_path is not None:
         path = os.fspath(peggle_path)
         if not _executable(path):
@@ -106,11 +150,12 @@ def find_peggle(peggle_path: str | os.PathLike | None = None) -> str:
         if not _executable(env):
             raise FileNotFoundError(f"PEGGLE_BIN={env!r} is not an executable file")
         return env
-    if BUNDLED_PEGGLE.exists():
-        if not _executable(str(BUNDLED_PEGGLE)):
-            raise FileNotFoundError(f"the wheel's engine {BUNDLED_PEGGLE} is not executable: reinstall peggle_gym "
+    bundled = bundled_peggle()
+    if bundled.exists():
+        if not _executable(str(bundled)):
+            raise FileNotFoundError(f"the wheel's engine {bundled} is not executable: reinstall peggle_gym "
                                     "(pip install --force-reinstall ...), or set PEGGLE_BIN")
-        return str(BUNDLED_PEGGLE)
+        return str(bundled)
     on_path = shutil.which("peggle")
     if on_path:
         return on_path
@@ -123,7 +168,7 @@ def check_hello(path: str, hello: dict) -> None:
     protocol, engine = hello.get("protocol"), hello.get("engine")
     if protocol == PROTOCOL_VERSION and engine == f"peggle-gym {VERSION}":
         return
-    if str(path) == str(BUNDLED_PEGGLE):
+    if str(path) in (str(BUNDLED_PEGGLE), str(BUNDLED_PEGGLE_TUNED)):
         fix = "the wheel is broken: reinstall it (pip install --force-reinstall peggle_gym-....whl)"
     else:
         fix = ("use the engine of the same release: rebuild it from the same checkout (swift build -c release), "

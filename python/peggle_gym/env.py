@@ -30,8 +30,8 @@ class PeggleEnv(Replayable, gym.Env):
         render_width: the ``rgb_array`` picture's width in pixels, 16 to 4096 (checked here:
             ``TypeError`` or ``ValueError``); the height follows the board (600 / 800 of the
             width). ``None``: one pixel per board unit, 800 x 600.
-        peggle_path: the `peggle` binary (else ``$PEGGLE_BIN``, `peggle` on ``PATH``, or the
-            repository's ``.build/release/peggle``).
+        peggle_path: the `peggle` binary (else `find_peggle`'s: ``$PEGGLE_BIN``, the installed
+            wheel's engine, `peggle` on ``PATH``, or the repository's ``.build/release/peggle``).
         timeout: seconds the client waits for each reply (make's included), None (the default)
             for ever. Past it `peggle_gym.PeggleTimeout` is raised, the server is killed and the
             environment is closed. A client option: it is not sent to the server.

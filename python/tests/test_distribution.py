@@ -75,20 +75,117 @@ def test_the_wheel_engine_comes_after_peggle_bin_and_before_path(tmp_path, monke
     assert find_peggle(peggle_path=str(on_path / "peggle")) == str(on_path / "peggle")
 
 
-def test_the_peggle_command_execs_the_engine_with_the_same_arguments(tmp_path, monkeypatch):
-    bundled = tmp_path / "peggle"
-    bundled.write_text("#!/bin/sh\n")
-    bundled.chmod(0o755)
-    monkeypatch.setattr(cli, "BUNDLED_PEGGLE", bundled)
+# /proc/cpuinfo's text on two kinds of x86-64 machine: a two-thread Haswell (Core i7-4770, its
+# flags line abridged), and an AVX one without AVX2, BMI2 or FMA (Sandy Bridge).
+HASWELL_FLAGS = ("fpu cx8 cmov mmx fxsr sse sse2 ht syscall nx lm pni pclmulqdq ssse3 fma cx16 sse4_1 sse4_2 movbe "
+                 "popcnt aes xsave avx f16c rdrand lahf_lm abm fsgsbase bmi1 avx2 bmi2 erms invpcid xsaveopt")
+HASWELL = f"""processor\t: 0
+model name\t: Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz
+flags\t\t: {HASWELL_FLAGS}
+bugs\t\t: spectre_v1
+
+processor\t: 1
+model name\t: Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz
+flags\t\t: {HASWELL_FLAGS}
+bugs\t\t: spectre_v1
+"""
+SANDY_BRIDGE = """processor\t: 0
+flags\t\t: fpu cx8 cmov mmx fxsr sse sse2 lm pni ssse3 cx16 sse4_1 sse4_2 popcnt xsave avx lahf_lm
+"""
+
+
+def test_cpu_flags_are_those_every_processor_lists():
+    assert client.cpu_flags(HASWELL) == set(HASWELL_FLAGS.split())
+    assert client.cpu_flags(SANDY_BRIDGE) == {"fpu", "cx8", "cmov", "mmx", "fxsr", "sse", "sse2", "lm", "pni", "ssse3",
+                                              "cx16", "sse4_1", "sse4_2", "popcnt", "xsave", "avx", "lahf_lm"}
+    # A processor without bmi2 takes it out of the machine's flags: the kernel may move a process there.
+    assert client.cpu_flags(HASWELL.replace(" bmi2 ", " ", 1)) == client.cpu_flags(HASWELL) - {"bmi2"}
+    # No flags line (an arm64 machine says "Features"; no /proc at all reads as ""): none.
+    assert client.cpu_flags("processor\t: 0\nFeatures\t: fp asimd avx2\n") == frozenset()
+    assert client.cpu_flags("") == frozenset()
+
+
+@pytest.fixture
+def wheel_bin(tmp_path, monkeypatch):
+    """A wheel's bin folder with both engines (fakes that print their name), this machine's CPU
+    read as HASWELL, and no PEGGLE_BIN or PEGGLE_GENERIC."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for name in ("peggle", "peggle-avx2"):
+        (folder / name).write_text(f"#!/bin/sh\necho {name}\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setattr(client, "BUNDLED_PEGGLE", folder / "peggle")
+    monkeypatch.setattr(client, "BUNDLED_PEGGLE_TUNED", folder / "peggle-avx2")
+    monkeypatch.setattr(client, "_this_cpuinfo", lambda: HASWELL)
+    monkeypatch.delenv("PEGGLE_BIN", raising=False)
+    monkeypatch.delenv("PEGGLE_GENERIC", raising=False)
+    return folder
+
+
+def test_the_wheel_runs_its_tuned_engine_only_where_the_cpu_has_what_it_may_use(wheel_bin):
+    tuned, generic = wheel_bin / "peggle-avx2", wheel_bin / "peggle"
+    assert client.bundled_peggle(HASWELL, {}) == tuned
+    assert client.bundled_peggle(SANDY_BRIDGE, {}) == generic
+    # Any one of the instruction sets the tuned code may use missing (a virtual machine can hide
+    # MOVBE or LZCNT while showing AVX2): the generic engine.
+    assert client.TUNED_CPU_FLAGS <= set(HASWELL_FLAGS.split())
+    for flag in client.TUNED_CPU_FLAGS:
+        assert client.bundled_peggle(HASWELL.replace(f" {flag} ", " "), {}) == generic, flag
+    assert client.bundled_peggle("", {}) == generic
+    # None reads this machine's /proc/cpuinfo (HASWELL here) and the process's environment.
+    assert client.bundled_peggle() == tuned
+
+
+def test_peggle_generic_forces_the_generic_engine(wheel_bin):
+    generic = wheel_bin / "peggle"
+    assert client.bundled_peggle(HASWELL, {"PEGGLE_GENERIC": "1"}) == generic
+    assert client.bundled_peggle(HASWELL, {"PEGGLE_GENERIC": "yes"}) == generic
+    # Empty or 0 is unset, as for `swift build` (Package.swift).
+    assert client.bundled_peggle(HASWELL, {"PEGGLE_GENERIC": "0"}) == wheel_bin / "peggle-avx2"
+    assert client.bundled_peggle(HASWELL, {"PEGGLE_GENERIC": ""}) == wheel_bin / "peggle-avx2"
+
+
+def test_a_wheel_without_the_tuned_engine_runs_the_generic_one(wheel_bin):
+    (wheel_bin / "peggle-avx2").unlink()
+    assert client.bundled_peggle(HASWELL, {}) == wheel_bin / "peggle"
+    assert find_peggle() == str(wheel_bin / "peggle")
+
+
+def test_find_peggle_chooses_between_the_wheel_s_engines_after_peggle_bin(wheel_bin, monkeypatch, peggle_bin):
+    assert find_peggle() == str(wheel_bin / "peggle-avx2")
+    monkeypatch.setenv("PEGGLE_GENERIC", "1")
+    assert find_peggle() == str(wheel_bin / "peggle")
+    monkeypatch.setattr(client, "_this_cpuinfo", lambda: SANDY_BRIDGE)
+    monkeypatch.delenv("PEGGLE_GENERIC")
+    assert find_peggle() == str(wheel_bin / "peggle")
+    monkeypatch.setattr(client, "_this_cpuinfo", lambda: HASWELL)
+    (wheel_bin / "peggle-avx2").chmod(0o644)
+    with pytest.raises(FileNotFoundError, match="peggle-avx2 is not executable: reinstall"):
+        find_peggle()
+    monkeypatch.setenv("PEGGLE_BIN", peggle_bin)
+    assert find_peggle() == peggle_bin
+    assert find_peggle(peggle_path=wheel_bin / "peggle") == str(wheel_bin / "peggle")
+
+
+def test_a_broken_tuned_engine_says_reinstall(wheel_bin):
+    with pytest.raises(PeggleError, match=r"reinstall it \(pip install --force-reinstall"):
+        client.check_hello(str(wheel_bin / "peggle-avx2"), {"protocol": 1, "engine": "peggle-gym 0.0.1"})
+
+
+@pytest.mark.parametrize("environment, engine", [({}, "peggle-avx2"), ({"PEGGLE_GENERIC": "1"}, "peggle")])
+def test_the_peggle_command_execs_the_engine_with_the_same_arguments(wheel_bin, monkeypatch, environment, engine):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
     ran = []
     monkeypatch.setattr(cli.os, "execv", lambda path, argv: ran.append((path, argv)))
     monkeypatch.setattr(sys, "argv", ["/venv/bin/peggle", "rate", "--db", "x y.sqlite"])
     cli.main()
-    assert ran == [(str(bundled), [str(bundled), "rate", "--db", "x y.sqlite"])]
+    assert ran == [(str(wheel_bin / engine), [str(wheel_bin / engine), "rate", "--db", "x y.sqlite"])]
 
 
 def test_the_peggle_command_without_an_engine_says_how_to_get_one(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(cli, "BUNDLED_PEGGLE", tmp_path / "none")
+    monkeypatch.setattr(client, "BUNDLED_PEGGLE", tmp_path / "none")
+    monkeypatch.setattr(client, "BUNDLED_PEGGLE_TUNED", tmp_path / "none-avx2")
     monkeypatch.setattr(cli, "source_checkout_peggle", lambda: (_ for _ in ()).throw(FileNotFoundError("no peggle binary: build it")))
     with pytest.raises(SystemExit) as e:
         cli.main()

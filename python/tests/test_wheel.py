@@ -6,8 +6,11 @@ wheel built by scripts/wheel.
 A fresh virtual environment outside the repository gets the wheel with pip (gymnasium and numpy
 from the package index); then, with a PATH that holds no Swift toolchain, no PEGGLE_BIN and the
 working directory elsewhere, Peggle-v1 passes Gymnasium's check_env and plays an episode, `peggle
-rate` and `peggle report` rate a bundled level, and `peggle studio` serves its page. The engine in
-the wheel must need nothing from the Swift toolchain and find BLAS and SQLite inside the wheel.
+rate` and `peggle report` rate a bundled level, and `peggle studio` serves its page. The engines in
+the wheel (generic, and AVX2-tuned when the building machine has AVX2, BMI2 and FMA, as this one
+is taken to be: the same machine builds and tests) must need nothing from the Swift toolchain and
+find BLAS and SQLite inside the wheel; the package runs the tuned one on such a CPU, the generic one
+with PEGGLE_GENERIC=1, and both play the same games.
 """
 import csv
 import http.client
@@ -23,10 +26,16 @@ import time
 import pytest
 
 import peggle_gym
+from peggle_gym import client
 
 WHEEL = os.environ.get("PEGGLE_WHEEL")
 pytestmark = pytest.mark.skipif(not WHEEL, reason="set PEGGLE_WHEEL to a wheel built by scripts/wheel")
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+#: Whether this machine has the tuned engine's CPU flags: scripts/wheel then builds it, and the
+#: package runs it here.
+TUNED = client.TUNED_CPU_FLAGS <= client.cpu_flags(pathlib.Path("/proc/cpuinfo").read_text())
+ENGINES = ["peggle", "peggle-avx2"] if TUNED else ["peggle"]
+CHOSEN = ENGINES[-1]
 
 
 def clean_path() -> str:
@@ -41,18 +50,24 @@ class Installed:
         self.work = root / "work"
         self.work.mkdir()
         self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("PEGGLE_BIN", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "LD_LIBRARY_PATH")}
+                    if k not in ("PEGGLE_BIN", "PEGGLE_GENERIC", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME",
+                                 "LD_LIBRARY_PATH")}
         self.env["PATH"] = os.pathsep.join([str(self.venv / "bin"), clean_path()])
 
-    def run(self, *argv, timeout=600, cwd=None, **kw) -> subprocess.CompletedProcess:
-        done = subprocess.run(list(map(str, argv)), cwd=cwd or self.work, env=self.env, capture_output=True, text=True,
-                              timeout=timeout, **kw)
+    def run(self, *argv, timeout=600, cwd=None, extra_env=None, **kw) -> subprocess.CompletedProcess:
+        done = subprocess.run(list(map(str, argv)), cwd=cwd or self.work, env={**self.env, **(extra_env or {})},
+                              capture_output=True, text=True, timeout=timeout, **kw)
         assert done.returncode == 0, f"{argv} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}"
         return done
 
-    def python(self, code: str) -> dict:
+    def python(self, code: str, extra_env=None) -> dict:
         """Runs ``code`` with the venv's Python; its last output line is JSON."""
-        return json.loads(self.run(self.venv / "bin" / "python", "-c", code).stdout.strip().splitlines()[-1])
+        return json.loads(self.run(self.venv / "bin" / "python", "-c", code, extra_env=extra_env)
+                          .stdout.strip().splitlines()[-1])
+
+    def bin(self) -> pathlib.Path:
+        """The installed package's folder of engines."""
+        return pathlib.Path(self.python("import json, peggle_gym; print(json.dumps(peggle_gym.__file__))")).parent / "bin"
 
 
 @pytest.fixture(scope="module")
@@ -74,20 +89,41 @@ def test_no_swift_toolchain_and_no_peggle_bin_are_in_reach(installed):
                              "'engine': peggle_gym.find_peggle(), 'version': peggle_gym.__version__}))")
     package = pathlib.Path(found["package"]).parent
     assert installed.venv in package.parents, found
-    assert found["engine"] == str(package / "bin" / "peggle")
+    assert found["engine"] == str(package / "bin" / CHOSEN)
     assert found["version"] == peggle_gym.VERSION
 
 
-def test_the_engine_needs_nothing_from_the_swift_toolchain(installed):
-    engine = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.find_peggle()))")
-    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", engine).stdout)
-    assert needed and not [n for n in needed if re.search(r"swift|Foundation|dispatch|BlocksRuntime|icu", n)], needed
-    resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", installed.run("ldd", engine).stdout, re.M))
-    assert "not found" not in resolved.values(), resolved
-    libs = pathlib.Path(engine).parents[2] / "peggle_gym.libs"
-    for name in ("libopenblas", "libsqlite3"):
-        where = [path for lib, path in resolved.items() if lib.startswith(name)]
-        assert len(where) == 1 and pathlib.Path(where[0]).resolve().parent == libs.resolve(), (name, resolved)
+def test_the_engines_need_nothing_from_the_swift_toolchain(installed):
+    folder = installed.bin()
+    assert sorted(p.name for p in folder.iterdir()) == ENGINES
+    for engine in ENGINES:
+        engine = folder / engine
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", engine).stdout)
+        assert needed and not [n for n in needed if re.search(r"swift|Foundation|dispatch|BlocksRuntime|icu", n)], needed
+        resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", installed.run("ldd", engine).stdout, re.M))
+        assert "not found" not in resolved.values(), resolved
+        libs = engine.parents[2] / "peggle_gym.libs"
+        for name in ("libopenblas", "libsqlite3"):
+            where = [path for lib, path in resolved.items() if lib.startswith(name)]
+            assert len(where) == 1 and pathlib.Path(where[0]).resolve().parent == libs.resolve(), (engine, name, resolved)
+
+
+def test_the_package_and_its_command_run_the_engine_this_cpu_takes_and_peggle_generic_forces(installed):
+    """find_peggle() and the `peggle` command (which execs the engine in its own process: its
+    /proc/PID/exe is the engine) pick the tuned engine on this CPU, the generic one when forced."""
+    folder = installed.bin()
+    for extra_env, expected in (({}, CHOSEN), ({"PEGGLE_GENERIC": "1"}, "peggle")):
+        found = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.find_peggle()))", extra_env)
+        assert found == str(folder / expected), extra_env
+        serve = subprocess.Popen(["peggle", "serve"], cwd=installed.work, env={**installed.env, **extra_env},
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            hello = json.loads(serve.stdout.readline())
+            assert hello["engine"] == f"peggle-gym {peggle_gym.VERSION}", hello
+            assert os.readlink(f"/proc/{serve.pid}/exe") == os.path.realpath(folder / expected), extra_env
+        finally:
+            serve.stdin.close()
+            serve.wait(timeout=30)
 
 
 def test_the_wheel_is_a_platform_wheel_for_any_python_3():
@@ -96,9 +132,12 @@ def test_the_wheel_is_a_platform_wheel_for_any_python_3():
     assert re.fullmatch(rf"peggle_gym-{re.escape(peggle_gym.VERSION)}-py3-none-manylinux_2_\d+_x86_64\.whl", name), name
     with zipfile.ZipFile(WHEEL) as wheel:
         metadata = wheel.read(f"peggle_gym-{peggle_gym.VERSION}.dist-info/WHEEL").decode()
-        engine = wheel.getinfo("peggle_gym/bin/peggle")
+        engines = {pathlib.PurePath(info.filename).name: info for info in wheel.infolist()
+                   if info.filename.startswith("peggle_gym/bin/") and not info.is_dir()}
     assert "Root-Is-Purelib: false" in metadata
-    assert engine.external_attr >> 16 & 0o111, "the engine is not executable in the wheel"
+    assert sorted(engines) == ENGINES
+    for name, engine in engines.items():
+        assert engine.external_attr >> 16 & 0o111, f"the engine {name} is not executable in the wheel"
 
 
 def test_the_peggle_command_passes_the_engine_s_errors_and_exit_status_on(installed):
@@ -126,17 +165,25 @@ print(json.dumps({"steps": steps, "level": info["level_name"], "won": info.get("
     assert result["steps"] >= 1 and result["level"].endswith("(easy)") and result["won"] in (True, False), result
 
 
-def test_the_peggle_command_rates_and_reports(installed):
+def test_the_peggle_command_rates_and_reports_the_same_games_with_either_engine(installed):
     assert installed.run("peggle", "--version").stdout.strip() == peggle_gym.VERSION
     level = installed.python("import json, peggle_gym; print(json.dumps(peggle_gym.bundled_levels()['first-steps']))")
-    rated = installed.run("peggle", "rate", "--agents", "random,greedy", "--budget", "16", "--episodes", "2",
-                          "--db", "ratings.sqlite", level)
-    assert "rated 1 level" in rated.stdout + rated.stderr
-    installed.run("peggle", "report", "--db", "ratings.sqlite", "--out", "reports", "--format", "csv")
-    rows = (installed.work / "reports" / "difficulty.csv").read_text().splitlines()
+    reports = {}
+    for extra_env in ({}, {"PEGGLE_GENERIC": "1"}):
+        folder = installed.work / ("generic" if extra_env else "chosen")
+        folder.mkdir()
+        rated = installed.run("peggle", "rate", "--agents", "random,greedy", "--budget", "16", "--episodes", "2",
+                              "--db", "ratings.sqlite", level, cwd=folder, extra_env=extra_env)
+        assert "rated 1 level" in rated.stdout + rated.stderr
+        installed.run("peggle", "report", "--db", "ratings.sqlite", "--out", "reports", "--format", "csv",
+                      cwd=folder, extra_env=extra_env)
+        reports[folder.name] = {name: (folder / "reports" / name).read_text() for name in ("difficulty.csv", "episodes.csv")}
+    rows = reports["chosen"]["difficulty.csv"].splitlines()
     assert rows[0].startswith("rank,level,") and len(rows) == 2 and ",First Steps," in rows[1]
-    games = (installed.work / "reports" / "episodes.csv").read_text().splitlines()
+    games = reports["chosen"]["episodes.csv"].splitlines()
     assert len(games) == 1 + 18  # 16 greedy games at the adaptive sigmas, 2 random ones
+    # The tuned engine (on this CPU) and the generic one play the same games, bit for bit.
+    assert reports["generic"] == reports["chosen"]
 
 
 def test_defaults_that_name_checkout_files_work_from_any_folder(installed):
