@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import collections
-import functools
 import json
 import math
 import os
@@ -99,8 +98,10 @@ def cpu_flags(cpuinfo: str) -> frozenset[str]:
     return frozenset.intersection(*map(frozenset, lines)) if lines else frozenset()
 
 
-@functools.cache
 def _this_cpuinfo() -> str:
+    # Not cached with functools.cache: peggle_gym.ray ships this package to Ray's workers by value,
+    # and an lru_cache wrapper would travel by reference, which a worker without the package
+    # installed cannot import. Reading the file costs well under a millisecond.
     try:
         return pathlib.Path("/proc/cpuinfo").read_text()
     except OSError:  # not Linux: no tuned engine is built for it anyway
