@@ -1,4 +1,3 @@
-import PeggleEnv
 import PeggleGame
 import PeggleLevel
 import PeggleUtilities

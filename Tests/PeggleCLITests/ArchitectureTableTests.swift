@@ -137,4 +137,29 @@ struct ArchitectureTableTests {
         }
         #expect(checked > 100, "only \(checked) imports of package modules found")
     }
+
+    /// The package targets a target's own sources import (`import X` or `@testable import X` in
+    /// any file below Sources/NAME).
+    static func imports(of target: String, among names: Set<String>) throws -> Set<String> {
+        let dir = Repository.url("Sources/\(target)")
+        var found = Set<String>()
+        for file in try FileManager.default.subpathsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            for m in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) where names.contains(String(m.1)) {
+                found.insert(String(m.1))
+            }
+        }
+        return found
+    }
+
+    @Test("no dead edge: every package target a module depends on is imported by one of its files")
+    func everyDependencyIsImported() throws {
+        let targets = try Self.packageTargets()
+        let names = Set(targets.map(\.name))
+        for target in targets where target.name != "CBLAS" {
+            let unused = target.targets.subtracting(try Self.imports(of: target.name, among: names))
+            #expect(unused.isEmpty,
+                    "Package.swift: \(target.name) depends on \(unused.sorted()), which none of Sources/\(target.name)'s files imports")
+        }
+    }
 }
