@@ -66,8 +66,10 @@ public struct AimEncoder: Sendable, Equatable {
         for b in 0..<bins {
             // Moved out and back (not copied), so its buffers are reused.
             swap(&trace, &scene.traces[b])
-            if !trace.valid || trace.touched.contains(where: { game.pegs[Int($0)].isRemoved }) {
+            if !trace.valid {
                 scene.trace(angle: angle(bin: b), maxContacts: maxContacts, into: &trace)
+            } else if let k = trace.touched.firstIndex(where: { game.pegs[Int($0)].isRemoved }) {
+                scene.trace(angle: angle(bin: b), maxContacts: maxContacts, into: &trace, resumingAt: k)
             }
             let row = UnsafeMutableBufferPointer(rebasing: out[(b * Self.featureCount)..<((b + 1) * Self.featureCount)])
             scene.describe(trace, angle: angle(bin: b), maxAim: maxAim, into: row)
@@ -103,9 +105,10 @@ public struct AimScene: Sendable {
 
     var rules = Rules()
     var game: GameState?
-    /// The physics' free-flight bound over the same obstacles at the board's angle (nil: every
-    /// trace step sweeps, as before the bound; `usesBound` false, for the test that compares).
-    var probe: ClearanceProbe?
+    /// The physics' free-flight bound over the same obstacles at the board's angle (`.never`:
+    /// every trace step sweeps, as before the bound; `usesBound` false, for the test that
+    /// compares). A view without ownership: `game` holds the world whose store owns the grid.
+    var probe = ClearanceProbe.View.never
     var usesBound = true
     var items: [Item] = []
     var edges: [Edge] = []
@@ -149,7 +152,7 @@ public struct AimScene: Sendable {
     mutating func load(_ game: GameState) {
         self.game = game
         rules = game.rules
-        probe = usesBound ? game.world.clearanceProbe : nil
+        probe = usesBound ? game.world.clearanceProbe.view : .never
         touched.removeAll(keepingCapacity: true)
         touched.append(contentsOf: repeatElement(false, count: game.pegs.count))
         grazed.removeAll(keepingCapacity: true)
@@ -278,9 +281,14 @@ public struct AimScene: Sendable {
     }
 
     /// Marks orange pegs whose surface passes within 15 units of the ball's surface at `p`.
+    /// Called on every trace step, and most cells hold no orange: inlined, so that case is a
+    /// cell's two loads and a compare, without a call.
+    @inline(__always)
     mutating func graze(_ p: Vec2) {
         let c = Self.row(p.y) * Self.cols + Self.col(p.x)
-        for k in Int(orangeStart[c])..<Int(orangeStart[c + 1]) {
+        let (start, end) = orangeStart.withUnsafeBufferPointer { (Int($0[c]), Int($0[c + 1])) }
+        guard start < end else { return }
+        for k in start..<end {
             let item = items[Int(orangeItems[k])]
             guard item.peg >= 0, !grazed[item.peg] else { continue }
             let reach = (item.isCircle ? item.radius : rules.physics.ballRadius + 12) + 15
@@ -308,16 +316,28 @@ public struct AimScene: Sendable {
         /// Game time at which the ball reached the lane, and where.
         var laneTime: Double?
         var laneX = 0.0
+        /// Per peg of `touched` (same order), the trace's state at the start of the step in
+        /// which it first touched that peg. When that peg is removed, the path up to that step
+        /// is still the path (the peg was never an earlier sweep's nearest contact), so the
+        /// trace goes on from there: the same steps on the same values as a trace from the
+        /// cannon, which would only repeat the earlier ones.
+        var resumes: [Resume] = []
     }
 
-    /// Traces a shot at `angle` into `trace`.
-    mutating func trace(angle: Double, maxContacts: Int, into trace: inout Trace) {
-        trace.valid = true
-        trace.firstPeg = nil
-        trace.touched.removeAll(keepingCapacity: true)
-        trace.grazed.removeAll(keepingCapacity: true)
-        trace.laneTime = nil
-        trace.laneX = 0
+    /// A trace's state at the start of a step (see `Trace.resumes`).
+    struct Resume: Sendable {
+        var p: Vec2, v: Vec2, t: Double
+        var contacts: Int
+        var firstPeg: Int?
+        var firstPoint: Vec2
+        /// Length of the grazed list then.
+        var grazed: Int
+    }
+
+    /// Traces a shot at `angle` into `trace`: from the cannon, or with `resumingAt` k from the
+    /// start of the step in which the kept `trace` first touched its k-th peg (`Trace.resumes`;
+    /// every peg before it must still be in play).
+    mutating func trace(angle: Double, maxContacts: Int, into trace: inout Trace, resumingAt k: Int? = nil) {
         for i in touchedList { touched[i] = false }
         for i in grazedList { grazed[i] = false }
         touchedList.removeAll(keepingCapacity: true)
@@ -325,13 +345,37 @@ public struct AimScene: Sendable {
 
         let phys = rules.physics
         let dt = phys.timeStep, g = phys.gravity, rb = phys.ballRadius, e = rules.restitution
-        var p = rules.cannon
-        var v = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
-        var t = 0.0
-        var contacts = 0
+        var p: Vec2, v: Vec2, t: Double, contacts: Int
+        if let k {
+            let r = trace.resumes[k]
+            (p, v, t, contacts) = (r.p, r.v, r.t, r.contacts)
+            (trace.firstPeg, trace.firstPoint) = (r.firstPeg, r.firstPoint)
+            trace.touched.removeSubrange(k...)
+            trace.resumes.removeSubrange(k...)
+            // The marks the steps before had set; a removed orange among the grazed stays
+            // listed, as in a kept trace (`describe` skips removed pegs).
+            for peg in trace.touched.lazy.map(Int.init) { touched[peg] = true; touchedList.append(peg) }
+            for peg in trace.grazed.prefix(r.grazed).lazy.map(Int.init) { grazed[peg] = true; grazedList.append(peg) }
+        } else {
+            trace.firstPeg = nil
+            trace.firstPoint = Vec2(0, 0)
+            trace.touched.removeAll(keepingCapacity: true)
+            trace.resumes.removeAll(keepingCapacity: true)
+            p = rules.cannon
+            v = Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed
+            t = 0
+            contacts = 0
+        }
+        trace.valid = true
+        trace.grazed.removeAll(keepingCapacity: true)
+        trace.laneTime = nil
+        trace.laneX = 0
         let laneY = rules.laneTop
+        let probe = self.probe
         // Flight time cap: a shot that has not reached the lane by then is trapped bouncing.
         while t < 4 && contacts < maxContacts {
+            let start = Resume(p: p, v: v, t: t, contacts: contacts, firstPeg: trace.firstPeg, firstPoint: trace.firstPoint,
+                               grazed: grazedList.count)
             v += g * (dt / 2)
             var dq = v * dt
             var events = 0
@@ -350,7 +394,7 @@ public struct AimScene: Sendable {
                 }
                 // Where the physics' free-flight bound proves the move touches no obstacle, the
                 // sweep would find none: skip it (most steps of a trace).
-                if !(probe?.clears(from: p, by: dq) ?? false), let hit = sweep(from: p, by: dq), hit.s < (best?.s ?? 2) { best = hit }
+                if !probe.clears(from: p, by: dq), let hit = sweep(from: p, by: dq), hit.s < (best?.s ?? 2) { best = hit }
                 guard let hit = best else {
                     p += dq
                     break
@@ -371,6 +415,7 @@ public struct AimScene: Sendable {
                         touched[peg] = true
                         touchedList.append(peg)
                         trace.touched.append(Int32(peg))
+                        trace.resumes.append(start)
                     }
                     if contacts >= maxContacts { break }
                 }
@@ -433,13 +478,17 @@ public struct AimScene: Sendable {
         if trace.firstPeg != nil {
             let point = trace.firstPoint
             var near = 0, below = 0, nearPegs = 0
+            // A centre farther than 61 units past the radius cannot pass `length - radius <= 60`
+            // whatever the rounding, so most pegs are settled without the square root.
             for o in orange where !touched[o.peg] {
                 let d = o.center - point
-                if d.length - o.radius - rb <= 60 { near += 1 }
+                let reach = 61 + o.radius + rb
+                if d.lengthSquared <= reach * reach && d.length - o.radius - rb <= 60 { near += 1 }
                 if d.y > 0 && d.y <= 250 && abs(d.x) <= 30 + 0.5 * d.y { below += 1 }
             }
             for item in items where item.peg >= 0 && !touched[item.peg] {
-                if (item.center - point).length - item.radius <= 60 { nearPegs += 1 }
+                let d = item.center - point, reach = 61 + item.radius
+                if d.lengthSquared <= reach * reach && d.length - item.radius <= 60 { nearPegs += 1 }
             }
             row[.nearOrange] = Float(min(Double(near) / 3, 1))
             row[.nearPegs] = Float(min(Double(nearPegs) / 6, 1))
