@@ -9,12 +9,11 @@ import Testing
 
 @Suite("Level folders")
 struct LevelFilesTests {
-    /// A fresh folder holding `files` (name to contents; a name ending in "/" is a folder), removed
-    /// after `body`.
-    static func withFolder<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {
+    /// A fresh folder holding `files` (name to contents; a name ending in "/" is a folder); the
+    /// caller removes it (`remove`).
+    static func folder(_ files: [String: String]) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("level-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
             if name.hasSuffix("/") {
@@ -24,22 +23,24 @@ struct LevelFilesTests {
                 try Data(text.utf8).write(to: url)
             }
         }
-        return try body(dir.path)
+        return dir.path
     }
+
+    static func remove(_ dir: String) { try? FileManager.default.removeItem(atPath: dir) }
 
     static func levelText(_ name: String) -> String { LevelCodec.encode(Level(name: name)) }
 
     @Test("a folder's level files: *.json directly in it, not hidden, not folders, links to files counted, in byte order")
     func theRule() throws {
-        let names = try Self.withFolder([
+        let dir = try Self.folder([
             "b.json": "{}", "a.json": "{}", "B.json": "{}", "a-b.json": "{}", "a_b.json": "{}", "é.json": "{}", "Ω.json": "{}",
             ".hidden.json": "{}", "notes.txt": "", "difficulty.csv": "level,sigma50\n", "upper.JSON": "{}", "json": "{}",
             "folder.json/": "", "below/deep.json": "{}",
-        ]) { dir in
-            try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: dir + "/a.json")
-            try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.json", withDestinationPath: dir + "/gone.json")
-            return try LevelFolder.levelFileNames(in: dir)
-        }
+        ])
+        defer { Self.remove(dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: dir + "/a.json")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.json", withDestinationPath: dir + "/gone.json")
+        let names = try LevelFolder.levelFileNames(in: dir)
         // Byte order: upper case before lower, '-' (0x2d) before '.' (0x2e) before '_' (0x5f), é
         // (c3 a9) before Ω (ce a9). Not a locale's collation, not case-folded.
         #expect(names == ["B.json", "a-b.json", "a.json", "a_b.json", "b.json", "link.json", "é.json", "Ω.json"])
@@ -47,8 +48,10 @@ struct LevelFilesTests {
 
     @Test("arguments: files as given, folders expanded and joined to the path given, exclusions by name within folders")
     func arguments() throws {
-        try Self.withFolder(["levels/two.json": "{}", "levels/one.json": "{}", "levels/bench-grid.json": "{}",
-                             "levels/readme.md": "", "solo.txt": ""]) { dir in
+        let dir = try Self.folder(["levels/two.json": "{}", "levels/one.json": "{}", "levels/bench-grid.json": "{}",
+                                   "levels/readme.md": "", "solo.txt": ""])
+        defer { Self.remove(dir) }
+        do {
             let levels = dir + "/levels", slash = dir + "/levels/"
             #expect(try LevelFolder.levelFiles([levels]) == ["bench-grid.json", "one.json", "two.json"].map { levels + "/" + $0 })
             #expect(try LevelFolder.levelFiles([slash]) == ["bench-grid.json", "one.json", "two.json"].map { slash + $0 })
@@ -62,8 +65,10 @@ struct LevelFilesTests {
 
     @Test("a folder argument without a level file, and a folder that cannot be listed, are errors naming the path")
     func errors() throws {
-        try Self.withFolder(["empty/": "", "others/.hidden.json": "{}", "others/difficulty.csv": "", "others/x.json/": "",
-                             "file.json": "{}"]) { dir in
+        let dir = try Self.folder(["empty/": "", "others/.hidden.json": "{}", "others/difficulty.csv": "", "others/x.json/": "",
+                                   "file.json": "{}"])
+        defer { Self.remove(dir) }
+        do {
             for folder in [dir + "/empty", dir + "/others"] {
                 #expect(throws: LevelFolderError(path: folder, reason: "folder has no level files (*.json)")) {
                     try LevelFolder.levelFiles([dir + "/file.json", folder])
@@ -72,7 +77,7 @@ struct LevelFilesTests {
             // Listing one's own folder finds none without an error (the studio's list of a new folder).
             #expect(try LevelFolder.levelFileNames(in: dir + "/empty") == [])
             let notFolder = dir + "/file.json"
-            do {
+            do throws(LevelFolderError) {
                 _ = try LevelFolder.levelFileNames(in: notFolder)
                 Issue.record("a file was listed as a folder")
             } catch {
@@ -85,10 +90,10 @@ struct LevelFilesTests {
 
     @Test("the names a folder's levels hold are its level files' (hidden files and other JSON aside)")
     func levelNames() throws {
-        let names = try Self.withFolder(["one.json": Self.levelText("One"), ".draft.json": Self.levelText("Draft"),
-                                         "weights.json": "{\"weights\": []}", "two.json": Self.levelText("Two")]) { dir in
-            Dictionary(uniqueKeysWithValues: LevelFolder.levelNames(in: dir).map { (($0.key as NSString).lastPathComponent, $0.value) })
-        }
+        let dir = try Self.folder(["one.json": Self.levelText("One"), ".draft.json": Self.levelText("Draft"),
+                                   "weights.json": "{\"weights\": []}", "two.json": Self.levelText("Two")])
+        defer { Self.remove(dir) }
+        let names = Dictionary(uniqueKeysWithValues: LevelFolder.levelNames(in: dir).map { (($0.key as NSString).lastPathComponent, $0.value) })
         #expect(names == ["one.json": "One", "two.json": "Two"])
     }
 }
