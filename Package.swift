@@ -64,49 +64,52 @@ let package = Package(
         // Levels: the rules, the level model and its JSON format, validation, the designer's edits.
         .target(name: "PeggleLevel", dependencies: ["PegglePhysics", "PeggleUtilities"], swiftSettings: tuned),
         // Procedural levels: templates, the single-pass builder, kinds by exposure.
-        .target(name: "PeggleGenerator", dependencies: ["PeggleLevel"], swiftSettings: tuned),
+        .target(name: "PeggleGenerator", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel"], swiftSettings: tuned),
         // A folder of level files as the designer tools see it (the one module of levels that reads files).
         .target(name: "PeggleLevelFiles", dependencies: ["PeggleLevel"]),
         // The game: game state, shot resolution, scoring, modes, the played-game row, the aim encoder
         // (what a shot at each aim would do: the env's `aim` observation, the linear agent's and the
         // estimate's features). Value types.
-        .target(name: "PeggleGame", dependencies: ["PeggleLevel"], swiftSettings: tuned),
+        .target(name: "PeggleGame", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel"], swiftSettings: tuned),
         // Difficulty statistics: sigma50's skill model and posterior, the adaptive measurement and its
         // stopping rule, Wilson intervals, per-agent statistics, tiers.
-        .target(name: "PeggleDifficulty", dependencies: ["PeggleGame"]),
+        .target(name: "PeggleDifficulty", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame"]),
         // The instant estimate: sigma50 predicted from a level's features (whole shots from the start,
         // the aim encoder's features) by a fitted model built into the binary, without playing a game.
-        .target(name: "PeggleEstimate", dependencies: ["PeggleGame", "PeggleGenerator", "PeggleDifficulty"],
+        .target(name: "PeggleEstimate", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleDifficulty"],
                 resources: [.embedInCode("Model/sigma50-estimate.json")]),
         // The RL environment: spaces, encoders, rewards, Env, VectorEnv, procedural levels (by
-        // distribution, or by the estimate's tier). The `pixels` encoder draws with the rasteriser it
-        // is given (PeggleDrawing's PixelRenderer): one rasteriser.
-        .target(name: "PeggleEnv", dependencies: ["PeggleGame", "PeggleGenerator", "PeggleEstimate"], swiftSettings: tuned),
+        // distribution, or by a tier). The `pixels` encoder draws with the rasteriser it is given
+        // (PeggleDrawing's PixelRenderer): one rasteriser; a `tier-*` distribution chooses levels with
+        // the `TierScreen` it is given (the estimate's, from `peggle serve`), so it needs no estimate.
+        .target(name: "PeggleEnv", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame"], swiftSettings: tuned),
         // The serve protocol: typed requests, the option table and its spec, the session, replies,
         // and the Swift client the bench and the tests drive `peggle serve` with.
-        .target(name: "PeggleServe", dependencies: ["PeggleEnv"], swiftSettings: tuned),
+        .target(name: "PeggleServe", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv"], swiftSettings: tuned),
         // Drawing: boards and shots as SVG and as pixels, the charts of a skill curve.
-        .target(name: "PeggleDrawing", dependencies: ["PeggleGame", "PeggleDifficulty"]),
+        .target(name: "PeggleDrawing", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleDifficulty"]),
         // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
-        .target(name: "PeggleReports", dependencies: ["PeggleDrawing"]),
+        .target(name: "PeggleReports", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleDifficulty", "PeggleDrawing"]),
         // OpenBLAS's CBLAS interface (Debian's libopenblas-dev), for batched linear-policy evaluation.
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
         // (over PeggleGame's aim encoder, whose features the environment's `aim` observation holds
         // too). It needs nothing of PeggleEnv (ArchitectureTableTests refuses an edge no file imports).
-        .target(name: "PeggleAgents", dependencies: ["PeggleGame", "CBLAS"], swiftSettings: tuned),
+        .target(name: "PeggleAgents", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame", "CBLAS"], swiftSettings: tuned),
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
-        .target(name: "PeggleStore", dependencies: ["PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "PeggleStore", dependencies: ["PeggleLevel", "PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
         // Rating runs: the plan, the adaptive measurement of sigma50, the worker pool, the single writer.
-        .target(name: "PeggleRating", dependencies: ["PeggleAgents", "PeggleStore", "PeggleDifficulty", "PeggleEstimate"], swiftSettings: tuned),
+        .target(name: "PeggleRating", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleAgents", "PeggleStore", "PeggleDifficulty", "PeggleEstimate"], swiftSettings: tuned),
         // Levels at a requested difficulty: generated candidates screened by the estimate, confirmed
         // by the rater.
-        .target(name: "PeggleLevelSearch", dependencies: ["PeggleEstimate", "PeggleRating"]),
+        .target(name: "PeggleLevelSearch", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleDifficulty", "PeggleEstimate", "PeggleAgents",
+                                                         "PeggleStore", "PeggleRating"]),
         // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.
         .target(
             name: "PeggleStudio",
-            dependencies: ["PeggleLevelFiles", "PeggleDrawing", "PeggleRating", "PeggleEstimate",
+            dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleDifficulty", "PeggleDrawing",
+                           "PeggleEstimate", "PeggleAgents", "PeggleStore", "PeggleRating",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
         // What the two executables share: bad input as `UserError` (exit code 2), comma-separated
@@ -123,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame",
+                "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
                 "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -135,7 +138,7 @@ let package = Package(
             name: "peggle-bench",
             dependencies: [
                 "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
-                "PeggleDrawing", "PeggleEstimate", "PeggleAgents", "PeggleStore", "PeggleRating", "PeggleCommandLine",
+                "PeggleDrawing", "PeggleEstimate", "PeggleStore", "PeggleRating", "PeggleCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -146,8 +149,9 @@ let package = Package(
         .testTarget(name: "PeggleUtilitiesTests", dependencies: ["PeggleUtilities"]),
         .testTarget(name: "PeggleLevelTests", dependencies: ["PeggleLevel", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleLevelFilesTests", dependencies: ["PeggleLevelFiles"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleEstimate", "PeggleTestSupport"]),
         .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleDrawing", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import PeggleAgents
+import PeggleLevelFiles
 
 /// The defaults that name files of a source checkout work from any folder (docs/distribution.md,
 /// "From any folder"): `rate`'s default agents name `linear:Agents/linear.json`, and the studio
@@ -46,7 +47,7 @@ package enum Bundled {
         guard path == levels, !FileManager.default.fileExists(atPath: path), let wheel = wheelLevels else { return path }
         let files: [String]
         do {
-            files = try FileManager.default.contentsOfDirectory(atPath: wheel).filter { $0.hasSuffix(".json") }.sorted()
+            files = try LevelFolder.levelFileNames(in: wheel)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             for file in files {
                 try FileManager.default.copyItem(atPath: wheel + "/" + file, toPath: path + "/" + file)

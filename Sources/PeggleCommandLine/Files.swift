@@ -5,30 +5,17 @@ import PegglePhysics
 
 package enum Files {
     /// The system's reason for a failed file operation ("Permission denied"), else Foundation's.
-    package static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error {
-            let posix = underlying as NSError
-            if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
-        }
-        return ns.localizedDescription
-    }
+    package static func reason(_ error: Error) -> String { LevelFolder.reason(error) }
 
-    /// The level files that arguments name: files as given, folders expanded to their *.json
-    /// files in name order. A folder without one is an error naming it.
-    package static func levelFiles(_ arguments: [String]) throws -> [String] {
-        var files: [String] = []
-        for path in arguments {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-                let items = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-                guard !items.isEmpty else { throw UserError("\(path): folder has no level files (*.json)") }
-                files += items.map { (path as NSString).appendingPathComponent($0) }
-            } else {
-                files.append(path)
-            }
+    /// The level files that arguments name: files as given, folders expanded to their level files
+    /// (`LevelFolder.levelFiles`: `*.json`, hidden ones left out, in byte order of the names). A
+    /// folder without one is an error naming it.
+    package static func levelFiles(_ arguments: [String], excluding: Set<String> = []) throws -> [String] {
+        do {
+            return try LevelFolder.levelFiles(arguments, excluding: excluding)
+        } catch {
+            throw UserError(error.description)
         }
-        return files
     }
 
     /// Reads and validates a level file; every problem names the file, the object and the field.

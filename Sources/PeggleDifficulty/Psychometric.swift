@@ -84,7 +84,7 @@ public enum SkillModel {
     /// the Fisher information (dP/dx50)^2 / (P (1 - P)).
     static func information(shape k: Int, at d: Double) -> Double {
         let b = exp(shapeLogSlope[k]), c = shapeCeiling[k], f = shapeFloor[k]
-        let core = 1 / (1 + exp(b * d + offsets[k % (ceilings.count * floors.count)]))
+        let core = logistic(b * d + offsets[k % (ceilings.count * floors.count)])
         let p = f + (c - f) * core, dp = (c - f) * b * core * (1 - core)
         return dp * dp / (p * (1 - p))
     }
@@ -115,9 +115,16 @@ public enum SkillModel {
         }
     }
 
+    /// The model's one logistic curve, 1 / (1 + e^z): from 1 (z -> -infinity) down to 0, 1/2 at
+    /// z = 0. The curve between ceiling and floor, with z = slope (x - x50) + L; every caller
+    /// (`probability`, `information`, the synthetic levels through `probability`) goes through it,
+    /// so the arithmetic, and every pinned value, is one expression's.
+    @inline(__always)
+    static func logistic(_ z: Double) -> Double { 1 / (1 + exp(z)) }
+
     /// P(win) at x for one cell; x = -infinity (sigma 0) gives the ceiling.
     static func probability(x: Double, x50: Double, slope: Double, ceiling: Double, floor: Double, offset: Double) -> Double {
-        let core = x == -.infinity ? 1 : 1 / (1 + exp(slope * (x - x50) + offset))
+        let core = x == -.infinity ? 1 : logistic(slope * (x - x50) + offset)
         return min(max(floor + (ceiling - floor) * core, clamp), 1 - clamp)
     }
 

@@ -92,6 +92,7 @@ public struct PeggleEnv: Sendable {
         if let p = config.procedural {
             guard config.levels.isEmpty else { throw EnvError(.badRequest, "give levels or procedural levels, not both") }
             if let problem = p.problem { throw EnvError(.badRequest, problem) }
+            if p.distribution.isTier && config.tierScreen == nil { throw .noTierScreen(p.distribution) }
             if encoder.kind == .objects && encoder.maxObjects < LevelGenerator.maxObjects {
                 throw EnvError(.badRequest, "max_objects is \(encoder.maxObjects); generated levels have up to "
                     + "\(LevelGenerator.maxObjects) pegs and blocks, so it must be at least \(LevelGenerator.maxObjects)")
@@ -168,7 +169,7 @@ public struct PeggleEnv: Sendable {
         var g: GameState
         if let p = config.procedural {
             let s = level.map { p.seed(ofIndex: $0) } ?? p.drawSeed(&rng)
-            (g, generatorSeed) = newGame(p, seed: s)
+            (g, generatorSeed) = try newGame(p, seed: s)
             chosen = Int(s - UInt64(p.startLevel))
             levelSeed = s
         } else {
@@ -219,9 +220,9 @@ public struct PeggleEnv: Sendable {
     /// A new game on the level of `seed`: generated, or kept from an earlier reset. A generated
     /// level is valid and fits the encoder (the generator's cap is checked at init).
     /// The new game of level seed `seed`, and the generator seed of its level.
-    func newGame(_ p: ProceduralLevels, seed: UInt64) -> (GameState, UInt64) {
+    func newGame(_ p: ProceduralLevels, seed: UInt64) throws(EnvError) -> (GameState, UInt64) {
         if let kept = generated?.game(seed: seed) { return kept }
-        let generatorSeed = p.generatorSeed(ofSeed: seed, rules: config.rules)
+        let generatorSeed = try p.generatorSeed(ofSeed: seed, rules: config.rules, screen: config.tierScreen)
         let level = p.level(generatorSeed: generatorSeed, rules: config.rules)
         guard let g = try? GameState(level: level, rules: config.rules, seed: 0) else {
             preconditionFailure("LevelGenerator made an invalid level from seed \(generatorSeed): \(level.validate(rules: config.rules))")

@@ -67,6 +67,9 @@ public struct EnvConfig: Sendable {
     /// What the `pixels` encoder draws with (PeggleDrawing's `PixelRenderer()`); required by that
     /// encoder, unused by the others. Each environment draws with its own copy.
     public var rasterizer: (any BoardRasterizer)?
+    /// What a `tier-*` procedural distribution chooses its levels with (the instant estimate's
+    /// screen, `TierScreen`); required by those distributions, unused otherwise.
+    public var tierScreen: (any TierScreen)?
 
     /// The aim noises an environment takes, radians (the rater measures sigma50 up to 1.0).
     public static let aimNoiseRange = 0.0...1.0

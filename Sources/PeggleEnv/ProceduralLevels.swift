@@ -1,5 +1,3 @@
-import PeggleDifficulty
-import PeggleEstimate
 import PeggleGame
 import PeggleGenerator
 import PeggleLevel
@@ -67,20 +65,20 @@ public struct ProceduralLevels: Sendable, Equatable {
     }
 
     /// The generator seed of level seed `seed`: the seed itself, or under a tier distribution the
-    /// first candidate the estimate puts in the tier (`EstimateScreen.screenedSeed`).
-    public func generatorSeed(ofSeed seed: UInt64, rules: Rules = Rules()) -> UInt64 {
-        guard let tier = distribution.tier else { return seed }
-        let generator = distribution.generator
-        return EstimateScreen(target: .tier(tier)).screenedSeed(levelSeed: seed) { candidate in
-            withMode(LevelGenerator.generate(seed: candidate, distribution: generator, template: template(ofSeed: candidate),
-                                             rules: rules))
-        }.seed
+    /// candidate `screen` chooses (the first the estimate puts in the tier). A tier without a
+    /// screen is refused.
+    public func generatorSeed(ofSeed seed: UInt64, rules: Rules = Rules(), screen: (any TierScreen)?) throws(EnvError) -> UInt64 {
+        guard distribution.isTier else { return seed }
+        guard let screen else { throw .noTierScreen(distribution) }
+        return screen.generatorSeed(levelSeed: seed, distribution: distribution) { candidate in
+            level(generatorSeed: candidate, rules: rules)
+        }
     }
 
     /// The level of `seed` (with `mode` if set), generated under `rules` (the defaults unless a
     /// caller changed them). A tier distribution screens candidates first (tens of milliseconds).
-    public func level(seed: UInt64, rules: Rules = Rules()) -> Level {
-        level(generatorSeed: generatorSeed(ofSeed: seed, rules: rules), rules: rules)
+    public func level(seed: UInt64, rules: Rules = Rules(), screen: (any TierScreen)? = nil) throws(EnvError) -> Level {
+        level(generatorSeed: try generatorSeed(ofSeed: seed, rules: rules, screen: screen), rules: rules)
     }
 
     /// The level the generator makes from `generatorSeed` (with `mode` if set).
@@ -110,23 +108,17 @@ public enum DistributionMode: String, CaseIterable, Sendable, Codable {
     case easy, hard
     case tierEasy = "tier-easy", tierMedium = "tier-medium", tierHard = "tier-hard", tierVeryHard = "tier-very-hard"
 
-    /// The tier asked for, if any.
-    public var tier: Tier? {
-        switch self {
-        case .easy, .hard: nil
-        case .tierEasy: .easy
-        case .tierMedium: .medium
-        case .tierHard: .hard
-        case .tierVeryHard: .veryHard
-        }
-    }
+    /// Whether levels are screened by difficulty (a `TierScreen` chooses among candidates).
+    public var isTier: Bool { self != .easy && self != .hard }
 
-    /// The generator distribution levels come from.
+    /// The generator distribution levels (a tier's candidates) come from: the easy one for
+    /// `tier-easy`, the hard one for the other tiers, as docs/environment.md says and as
+    /// PeggleEstimate's `DifficultyTarget.defaultDistribution` gives for the tiers (a test holds
+    /// the two together).
     public var generator: LevelDistribution {
         switch self {
-        case .easy: .easy
-        case .hard: .hard
-        case .tierEasy, .tierMedium, .tierHard, .tierVeryHard: DifficultyTarget.tier(tier!).defaultDistribution()
+        case .easy, .tierEasy: .easy
+        case .hard, .tierMedium, .tierHard, .tierVeryHard: .hard
         }
     }
 

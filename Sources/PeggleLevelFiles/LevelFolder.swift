@@ -22,11 +22,11 @@ public enum LevelFolder {
         return mode & 0o222 == 0
     }
 
-    /// Names of the levels in `dir` (`.json` files that decode), by path.
+    /// Names of the levels in `dir` (its `levelFileNames` that decode), by path; none when it
+    /// cannot be read.
     public static func levelNames(in dir: String) -> [String: String] {
         var out: [String: String] = [:]
-        let items = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        for item in items where item.hasSuffix(".json") {
+        for item in (try? levelFileNames(in: dir)) ?? [] {
             let p = (dir as NSString).appendingPathComponent(item)
             if let d = FileManager.default.contents(atPath: p), let l = try? LevelCodec.decode(d) { out[p] = l.name }
         }

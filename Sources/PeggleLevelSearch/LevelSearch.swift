@@ -2,7 +2,6 @@ import Foundation
 import PeggleAgents
 import PeggleDifficulty
 import PeggleEstimate
-import PeggleGame
 import PeggleGenerator
 import PeggleLevel
 import PeggleRating

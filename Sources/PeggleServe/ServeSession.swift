@@ -40,6 +40,8 @@ public final class ServeSession {
     let renderRGB: RGBRenderer?
     /// What the `pixels` observation encoder draws with; nil: that encoder is refused.
     let rasterizer: (any BoardRasterizer)?
+    /// What the `tier-*` distributions choose levels with; nil: those distributions are refused.
+    let tierScreen: (any TierScreen)?
     /// Bytes the environments and snapshots of this session may hold, by `estimatedBytes`.
     public let memoryBudget: Int
     /// The pixels of the latest `rgb` render, reused from render to render.
@@ -65,13 +67,15 @@ public final class ServeSession {
     public internal(set) var frame: [[Float]] = []
 
     /// `renderRGB` nil: `render` with format `rgb` is refused (`bad_request`); `rasterizer` nil:
-    /// `make` with the `pixels` encoder is.
+    /// `make` with the `pixels` encoder is; `tierScreen` nil: `make` with a `tier-*` distribution is.
     public init(loadLevel: @escaping LevelLoader, renderSVG: @escaping SVGRenderer, renderRGB: RGBRenderer? = nil,
-                rasterizer: (any BoardRasterizer)? = nil, memoryBudget: Int = ServeSession.defaultMemoryBudget) {
+                rasterizer: (any BoardRasterizer)? = nil, tierScreen: (any TierScreen)? = nil,
+                memoryBudget: Int = ServeSession.defaultMemoryBudget) {
         self.loadLevel = loadLevel
         self.renderSVG = renderSVG
         self.renderRGB = renderRGB
         self.rasterizer = rasterizer
+        self.tierScreen = tierScreen
         self.memoryBudget = memoryBudget
     }
 
@@ -222,6 +226,7 @@ public final class ServeSession {
         var config = r.config
         config.levels = config.procedural == nil ? levels : []
         config.rasterizer = rasterizer
+        config.tierScreen = tierScreen
         let count = r.vector.count
         // Checked before anything is built: the refused request must not allocate what it asks for.
         let bytes = Self.estimatedBytes(config, count: count)

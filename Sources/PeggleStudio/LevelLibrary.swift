@@ -44,10 +44,10 @@ public struct LevelLibrary: Sendable {
         public var error: String?
     }
 
-    /// The folder's `.json` files in file-name order.
+    /// The folder's level files (`LevelFolder.levelFileNames`: `*.json`, not hidden, in byte order
+    /// of the names); none when it cannot be read.
     public func list() -> [Entry] {
-        let items = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        let items = (try? LevelFolder.levelFileNames(in: folder)) ?? []
         return items.map { file in
             do throws(StudioError) {
                 let (level, readOnly) = try open(file)

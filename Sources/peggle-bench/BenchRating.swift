@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PeggleAgents
 import PeggleCommandLine
 import PeggleGame
 import PeggleRating

@@ -4,6 +4,7 @@ import PeggleDifficulty
 import PeggleEstimate
 import PeggleGame
 import PeggleGenerator
+import PeggleLevel
 import PeggleTestSupport
 import Testing
 
@@ -12,8 +13,23 @@ import Testing
 
 @Suite("Procedural levels")
 struct ProceduralLevelTests {
-    static func env(_ p: ProceduralLevels, seed: UInt64 = 0) throws -> PeggleEnv {
-        try PeggleEnv(config: EnvConfig(procedural: p), seed: seed)
+    static func env(_ p: ProceduralLevels, seed: UInt64 = 0, screen: (any TierScreen)? = nil) throws -> PeggleEnv {
+        var config = EnvConfig(procedural: p)
+        config.tierScreen = screen
+        return try PeggleEnv(config: config, seed: seed)
+    }
+
+    /// The instant estimate's screen for one tier, as `peggle serve`'s `EstimatedTiers` gives it
+    /// (the tool declares that one; PeggleEnv's tests cannot import the tool). Records the
+    /// distributions it is asked about.
+    final class EstimateTierScreen: TierScreen, @unchecked Sendable {
+        let tier: Tier
+        var asked: [DistributionMode] = []
+        init(_ tier: Tier) { self.tier = tier }
+        func generatorSeed(levelSeed: UInt64, distribution: DistributionMode, candidate: (UInt64) -> Level) -> UInt64 {
+            asked.append(distribution)
+            return EstimateScreen(target: .tier(tier)).screenedSeed(levelSeed: levelSeed, level: candidate).seed
+        }
     }
 
     /// The level seeds of `episodes` resets of an environment reset first with `seed`.
@@ -49,8 +65,8 @@ struct ProceduralLevelTests {
         let testSeeds = Set(try Self.levelSeeds(test, seed: 1, episodes: 400))
         #expect(trainSeeds.isDisjoint(with: testSeeds))
         // Disjoint seeds are disjoint levels: no test level has the content of a train level.
-        let trainHashes = Set((0..<200).map { train.level(seed: UInt64($0)).contentHash })
-        let testHashes = Set((200..<400).map { test.level(seed: UInt64($0)).contentHash })
+        let trainHashes = Set(try (0..<200).map { try train.level(seed: UInt64($0)).contentHash })
+        let testHashes = Set(try (200..<400).map { try test.level(seed: UInt64($0)).contentHash })
         #expect(trainHashes.count == 200 && testHashes.count == 200)
         #expect(trainHashes.isDisjoint(with: testHashes))
     }
@@ -98,7 +114,8 @@ struct ProceduralLevelTests {
     func tierDistribution() throws {
         let p = ProceduralLevels(numLevels: 3, startLevel: 20, distribution: .tierVeryHard)
         #expect(p.distribution.generator == .hard)
-        var e = try Self.env(p)
+        let tiers = EstimateTierScreen(.veryHard)
+        var e = try Self.env(p, screen: tiers)
         let screen = EstimateScreen(target: .tier(.veryHard))
         var seen = Set<UInt64>()
         for k in 0..<3 {
@@ -113,9 +130,48 @@ struct ProceduralLevelTests {
             seen.insert(g)
         }
         #expect(seen.count == 3)
-        // Without a tier, the generator seed is the level seed.
-        var plain = try Self.env(ProceduralLevels(numLevels: 3, startLevel: 20, distribution: .hard))
+        // The screen was asked once per level seed (the games are kept), about this distribution.
+        #expect(tiers.asked == [.tierVeryHard, .tierVeryHard, .tierVeryHard])
+        // Without a tier, the generator seed is the level seed, and a screen is never asked.
+        let unused = EstimateTierScreen(.veryHard)
+        var plain = try Self.env(ProceduralLevels(numLevels: 3, startLevel: 20, distribution: .hard), screen: unused)
         #expect(try plain.reset(level: 1).info.generatorSeed == 21)
+        #expect(unused.asked.isEmpty)
+    }
+
+    /// PeggleEnv does not depend on the estimate: a tier distribution is only as good as the screen
+    /// it is given, and without one it is refused when the environment is made, naming the mode.
+    @Test("A tier distribution without a tier screen is refused when the environment is made")
+    func tierWithoutScreen() throws {
+        for d in DistributionMode.allCases {
+            let p = ProceduralLevels(numLevels: 3, distribution: d)
+            do {
+                _ = try PeggleEnv(config: EnvConfig(procedural: p))
+                #expect(!d.isTier, "\(d.rawValue) was made without a screen")
+            } catch {
+                #expect(d.isTier)
+                #expect(error == EnvError.noTierScreen(d))
+                #expect(error.code == .badRequest && error.message.hasPrefix("distribution_mode \(d.rawValue) screens levels by difficulty"))
+            }
+            // A level asked of the procedural levels directly is refused the same way.
+            if d.isTier {
+                #expect(throws: EnvError.noTierScreen(d)) { _ = try p.level(seed: 5) }
+            } else {
+                #expect(try p.level(seed: 5) == LevelGenerator.generate(seed: 5, distribution: d.generator))
+            }
+        }
+    }
+
+    /// The environment's tiers draw their candidates where PeggleEstimate's targets for the same
+    /// tiers do (`DifficultyTarget.defaultDistribution`, which `peggle level generate --tier` uses).
+    @Test("Each tier draws candidates from the distribution the estimate's target for it names")
+    func tierDistributionsAgree() {
+        let tiers: [(DistributionMode, Tier)] = [(.tierEasy, .easy), (.tierMedium, .medium), (.tierHard, .hard), (.tierVeryHard, .veryHard)]
+        #expect(Set(tiers.map(\.0)) == Set(DistributionMode.allCases.filter(\.isTier)))
+        for (d, t) in tiers {
+            #expect(d.generator == DifficultyTarget.tier(t).defaultDistribution(), "\(d.rawValue)")
+        }
+        #expect(DistributionMode.easy.generator == .easy && DistributionMode.hard.generator == .hard)
     }
 
     @Test("Settings that cannot make levels are refused")

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -683,10 +683,41 @@ def action_values(actions: Any, count: int, single: bool) -> list[float]:
 LEVELS_DIR = pathlib.Path(__file__).resolve().parent / "levels"
 
 
+def level_file_names(folder: str | os.PathLike) -> list[str]:
+    """The names of the level files directly in `folder`, by the one rule the ``peggle`` tools
+    follow (docs/levels.md, "A folder of levels"; Swift's ``LevelFolder.levelFileNames``): names
+    ending in ``.json``, not hidden (a leading ``.``), not folders (a link to a file counts), in
+    the byte order of the names. A folder that cannot be listed raises ValueError naming it."""
+    try:
+        names = os.listdir(folder)
+    except OSError as e:
+        raise ValueError(f"{os.fspath(folder)}: cannot be read as a folder ({e.strerror})") from e
+
+    def is_level(name: str) -> bool:
+        path = os.path.join(folder, name)
+        return name.endswith(".json") and not name.startswith(".") and os.path.exists(path) and not os.path.isdir(path)
+    return sorted(filter(is_level, names), key=os.fsencode)
+
+
+def level_files(paths: Sequence[str | os.PathLike]) -> list[pathlib.Path]:
+    """Files as given, folders expanded to their level files (`level_file_names`), as `peggle
+    rate` expands them; a folder with none raises ValueError naming it."""
+    files: list[pathlib.Path] = []
+    for p in map(pathlib.Path, paths):
+        if p.is_dir():
+            found = level_file_names(p)
+            if not found:
+                raise ValueError(f"{p}: folder has no level files (*.json)")
+            files += [p / name for name in found]
+        else:
+            files.append(p)
+    return files
+
+
 def bundled_levels() -> dict[str, str]:
     """The levels installed with the package, by name (the file's stem, ``"first-steps"``) to
-    their file's path, in name order."""
-    return {p.stem: str(p) for p in sorted(LEVELS_DIR.glob("*.json"))}
+    their file's path, in the order of their file names (`level_file_names`)."""
+    return {pathlib.Path(name).stem: str(LEVELS_DIR / name) for name in level_file_names(LEVELS_DIR)}
 
 
 def level_path(level: str | os.PathLike) -> str:

@@ -1,8 +1,12 @@
 import ArgumentParser
 import Foundation
 import PeggleCommandLine
+import PeggleDifficulty
 import PeggleDrawing
+import PeggleEnv
+import PeggleEstimate
 import PeggleGame
+import PeggleLevel
 import PeggleServe
 
 #if canImport(Glibc)
@@ -46,6 +50,7 @@ struct Serve: ParsableCommand {
             renderSVG: { state, shots in renderer.render(state, shots: shots) },
             renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) },
             rasterizer: PixelRenderer(),
+            tierScreen: EstimatedTiers(),
             memoryBudget: memoryBudget << 20)
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }
@@ -78,4 +83,22 @@ struct Serve: ParsableCommand {
 struct ServeLevelError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+/// The `tier-*` distributions' screen: PeggleEstimate's `EstimateScreen` with the built-in model
+/// and tier edges, its target the tier asked for (docs/environment.md, "Tiers for a curriculum").
+/// PeggleEnv declares what it needs (`TierScreen`) and the tool hands this in, so the environment
+/// does not depend on the estimate.
+struct EstimatedTiers: TierScreen {
+    func generatorSeed(levelSeed: UInt64, distribution: DistributionMode, candidate: (UInt64) -> Level) -> UInt64 {
+        let tier: Tier
+        switch distribution {
+        case .tierEasy: tier = .easy
+        case .tierMedium: tier = .medium
+        case .tierHard: tier = .hard
+        case .tierVeryHard: tier = .veryHard
+        case .easy, .hard: return levelSeed  // not screened (the environment never asks)
+        }
+        return EstimateScreen(target: .tier(tier)).screenedSeed(levelSeed: levelSeed, level: candidate).seed
+    }
 }

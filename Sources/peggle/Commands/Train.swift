@@ -76,18 +76,7 @@ struct Train: ParsableCommand {
 
     func loadLevels() throws -> ([Level], [String]) {
         let skip = Set(try exclude?.values("--exclude") ?? [])
-        var paths: [String] = []
-        for part in try levels.values("--levels") where !part.isEmpty {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: part, isDirectory: &isDir), isDir.boolValue {
-                let items = (try? FileManager.default.contentsOfDirectory(atPath: part)) ?? []
-                for item in items.sorted() where item.hasSuffix(".json") && !skip.contains(item) {
-                    paths.append((part as NSString).appendingPathComponent(item))
-                }
-            } else {
-                paths.append(part)
-            }
-        }
+        let paths = try Files.levelFiles(try levels.values("--levels").filter { !$0.isEmpty }, excluding: skip)
         var out: [Level] = [], kept: [String] = []
         for p in paths {
             let level = try Files.loadLevel(p)

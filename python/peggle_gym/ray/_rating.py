@@ -21,7 +21,7 @@ import tempfile
 import time
 from typing import Callable, Sequence
 
-from ..client import find_peggle
+from ..client import find_peggle, level_files
 
 #: Levels per shard unless asked: a shard is the unit of retry and of merging, so small enough to
 #: lose little when a node fails, large enough that merging (a process per shard) stays cheap.
@@ -50,20 +50,6 @@ class RateResult:
     conflicts: int
     seconds: float
     db: str
-
-
-def level_files(paths: Sequence[str | os.PathLike]) -> list[pathlib.Path]:
-    """Files as given, folders expanded to their *.json files in name order (as `peggle rate`)."""
-    files: list[pathlib.Path] = []
-    for p in map(pathlib.Path, paths):
-        if p.is_dir():
-            found = sorted(c for c in p.iterdir() if c.name.endswith(".json"))
-            if not found:
-                raise ValueError(f"{p}: folder has no level files (*.json)")
-            files += found
-        else:
-            files.append(p)
-    return files
 
 
 def _agent_files(rate_args: list[str]) -> tuple[list[str], dict[str, bytes]]:

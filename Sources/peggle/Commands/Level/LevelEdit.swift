@@ -4,7 +4,6 @@ import PeggleCommandLine
 import PeggleGame
 import PeggleLevel
 import PeggleLevelFiles
-import PegglePhysics
 
 /// `peggle level edit ...`: one designer operation per call. The file is rewritten only when the
 /// edit is accepted; a refused edit exits with code 2 and the reason, and the file is untouched.
