@@ -94,7 +94,7 @@ let package = Package(
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS"),
         // Agents: random, greedy search over GameState copies, a linear policy trained by evolution
         // (over PeggleGame's aim encoder, whose features the environment's `aim` observation holds
-        // too). It needs nothing of PeggleEnv (ArchitectureTableTests refuses an edge no file imports).
+        // too), and the factory every caller names and makes them through. It needs nothing of PeggleEnv (ArchitectureTableTests refuses an edge no file imports).
         .target(name: "PeggleAgents", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame", "CBLAS"], swiftSettings: tuned),
         // Storage of ratings: levels, agents, runs, episodes and shots in SQLite through GRDB.
         .target(name: "PeggleStore", dependencies: ["PeggleLevel", "PeggleGame", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` and `peggle-bench` binaries as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "peggle-bench", "PeggleCommandLine", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "peggle-bench", "PeggleAgents", "PeggleCommandLine", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

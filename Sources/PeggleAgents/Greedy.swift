@@ -44,10 +44,17 @@ public struct GreedyAgent: Agent {
     /// Screening by default: it halves the cost of a rating and moved sigma50 no more than the
     /// seed does (docs/agents.md, docs/performance.md).
     public static let defaultScreen = 4
+    /// The other defaults: every greedy agent made without tuning (`rate`'s, the studio's, the
+    /// level search's) and the command line's option defaults are these.
+    public static let defaultCandidates = 48, defaultRefineRounds = 2, defaultRefineCandidates = 8, defaultNoiseSamples = 8
+    /// The ranges the command line (`--candidates`, `--refine`, `--samples`, `--screen`) accepts.
+    public static let candidatesRange = 2...10_000, refineRoundsRange = 0...20, refineCandidatesRange = 0...1000,
+                      noiseSamplesRange = 1...1000, screenRange = 0...1000
     /// Threads simulating candidates in parallel. Never changes the choice, so it is not a parameter.
     public var threads: Int
 
-    public init(candidates: Int = 48, refineRounds: Int = 2, refineCandidates: Int = 8, noiseSamples: Int = 8,
+    public init(candidates: Int = defaultCandidates, refineRounds: Int = defaultRefineRounds,
+                refineCandidates: Int = defaultRefineCandidates, noiseSamples: Int = defaultNoiseSamples,
                 screen: Int = defaultScreen, threads: Int = 1) {
         precondition(candidates >= 2 && refineRounds >= 0 && refineCandidates >= 0 && noiseSamples >= 1 && screen >= 0
                      && threads >= 1)

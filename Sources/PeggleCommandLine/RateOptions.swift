@@ -16,7 +16,7 @@ extension StopRule: ListElement {}
 package struct RateOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Agents, comma-separated: random, greedy, linear:FILE.")
+    @Option(help: "Agents, comma-separated: \(AgentFactory.kinds.map(\.syntax).joined(separator: ", ")).")
     package var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: "Agents/linear.json")])
 
     @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")

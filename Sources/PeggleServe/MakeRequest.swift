@@ -7,7 +7,8 @@ import PeggleLevel
 /// `make`: what to build. It starts from the defaults (`EnvConfig`'s for the environment,
 /// `VectorConfig`'s for the vector, this type's for the session's wire settings) and each field
 /// present replaces one. `MakeRequest.options` declares every field once: its name, what it
-/// takes, where it goes and its doc line; the decoder and the `spec` reply both read it, so a new
+/// takes, where it goes, its doc line, whether it asks for procedural levels and whether the
+/// reply echoes it; the decoder, the `spec` reply and the `make` reply all read it, so a new
 /// environment option is one `EnvConfig` field and one line there.
 public struct MakeRequest: Sendable {
     /// Level files to read, `level` first, then `levels`.
@@ -31,8 +32,8 @@ public struct MakeRequest: Sendable {
         set { config.procedural = newValue }
     }
 
-    /// The fields that ask for procedural levels, in the order refusals name them.
-    static let proceduralFields = ["num_levels", "start_level", "distribution_mode", "templates"]
+    /// The fields that ask for procedural levels (the table's `procedural` rows), in its order.
+    static let proceduralFields = options.filter(\.procedural).map(\.name)
 
     /// Every field of `make`, in the order a refusal lists them (and the spec reports them).
     static var options: [MakeOption] {
@@ -41,11 +42,11 @@ public struct MakeRequest: Sendable {
             .levelFile("level", "one level file (with levels: it comes first)"),
             .choice("level_order", \.config.order, "cycle (in turn) or random (seeded); level files only",
                     onlyIf: filesOnly("level_order")),
-            .int("num_envs", \.vector.count, 1...4096, "environments"),
+            .int("num_envs", \.vector.count, 1...4096, "environments", echoed: true),
             .choice("encoder", \.config.encoder, "the observation: objects, grid, pixels or aim (docs/environment.md)"),
             .int("max_objects", \.config.maxObjects, 1...10_000, "object slots of the objects encoder"),
             .choice("reward", \.config.reward, "progress, score or win"),
-            .choice("autoreset", \.vector.autoreset, "next_step, same_step or disabled (Gymnasium 1.x semantics)"),
+            .choice("autoreset", \.vector.autoreset, "next_step, same_step or disabled (Gymnasium 1.x semantics)", echoed: true),
             .action,
             .int("bins", \.config.bins, 2...100_000,
                  "aim bins of the discrete action and rows of the aim encoder (the same bins when both are used)",
@@ -56,21 +57,20 @@ public struct MakeRequest: Sendable {
             .int("max_shots", \.config.maxShots, 1...1_000_000, "shots after which an episode is truncated"),
             .int("threads", \.vector.threads, 1...256, "threads stepping the environments (results do not depend on it)"),
             .seed,
-            .choice("obs_encoding", \.encoding, "json, b64f32 or f32 (a binary frame after the line)"),
+            .choice("obs_encoding", \.encoding, "json, b64f32 or f32 (a binary frame after the line)", echoed: true),
             .flag("trajectory", \.config.recordTrajectory, "record each shot's ball paths into its info"),
             .mode,
-            .choice("info_layout", \.infoLayout, "rows (one info per environment) or columns (Gymnasium's vector layout)"),
+            .choice("info_layout", \.infoLayout, "rows (one info per environment) or columns (Gymnasium's vector layout)", echoed: true),
             .int("num_levels", \.procedural.numLevels, 0...Int.max, "procedural levels: how many level seeds, 0 for unlimited",
-                 onlyIf: notWithFiles("num_levels")),
-            .int("start_level", \.procedural.startLevel, 0...Int.max, "procedural levels: the first level seed",
-                 onlyIf: notWithFiles("start_level")),
+                 procedural: true),
+            .int("start_level", \.procedural.startLevel, 0...Int.max, "procedural levels: the first level seed", procedural: true),
             .choice("distribution_mode", \.procedural.distribution,
                     "procedural levels: easy or hard (the generator), or tier-easy, tier-medium, tier-hard or tier-very-hard (by the estimate)",
-                    onlyIf: notWithFiles("distribution_mode")),
+                    procedural: true),
             .templates,
             .number("aim_noise", \.config.aimNoise, EnvConfig.aimNoiseRange,
-                    "radians: the standard deviation of the Gaussian added to every shot's aim"),
-            .choice("bucket_start", \.config.bucketStart, "centre, or random (a seeded phase of its cycle)"),
+                    "radians: the standard deviation of the Gaussian added to every shot's aim", echoed: true),
+            .choice("bucket_start", \.config.bucketStart, "centre, or random (a seeded phase of its cycle)", echoed: true),
             .choice("cycle_start", \.config.cycleStart, "where a seeded reset starts the cycle: first, or seed (level seed mod levels)",
                     onlyIf: filesOnly("cycle_start")),
             .int("pixel_width", \.config.pixelWidth, ObservationEncoder.pixelWidths, "the pixels encoder's picture width, pixels",
@@ -120,7 +120,8 @@ extension MakeRequest: Decodable {
 }
 
 /// One field of `make`: its name, what it takes (for the `spec` reply), its doc line, when it
-/// applies, how it is read into the request and its default.
+/// applies, how it is read into the request, how its value is written (its default in `spec`, the
+/// value taken in the `make` reply), and where that reply echoes it.
 struct MakeOption {
     /// What a field takes.
     enum Kind {
@@ -147,35 +148,54 @@ struct MakeOption {
     let onlyIf: Condition?
     /// Reads the field, which is present and not null, into the request.
     let read: (Fields, inout MakeRequest) throws -> Void
-    /// Writes the field's default (from a new request) as JSON.
-    let writeDefault: (inout JSONWriter, MakeRequest) -> Void
+    /// Writes the field's value in a request as JSON: a new request's is its default.
+    let write: (inout JSONWriter, MakeRequest) -> Void
+    /// Whether the `make` reply echoes the value taken, at its top level.
+    var echoed = false
+    /// A procedural-level field: it asks for generated levels (refused beside level files),
+    /// `spec` marks it (`"procedural": true`) and the `make` reply echoes it in `procedural`.
+    var procedural = false
+
+    init(name: String, kind: Kind, help: String, onlyIf: Condition?, read: @escaping (Fields, inout MakeRequest) throws -> Void,
+         write: @escaping (inout JSONWriter, MakeRequest) -> Void, echoed: Bool = false, procedural: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        // A procedural field's one condition: no level files beside it.
+        self.onlyIf = procedural ? MakeRequest.notWithFiles(name) : onlyIf
+        self.read = read
+        self.write = write
+        self.echoed = echoed
+        self.procedural = procedural
+    }
 
     static func int(_ name: String, _ path: WritableKeyPath<MakeRequest, Int>, _ range: ClosedRange<Int>, _ help: String,
-                    onlyIf: Condition? = nil) -> MakeOption {
+                    onlyIf: Condition? = nil, echoed: Bool = false, procedural: Bool = false) -> MakeOption {
         MakeOption(name: name, kind: .int(range), help: help, onlyIf: onlyIf,
                    read: { f, r in if let v = try f.int(name, range) { r[keyPath: path] = v } },
-                   writeDefault: { w, r in w.int(r[keyPath: path]) })
+                   write: { w, r in w.int(r[keyPath: path]) }, echoed: echoed, procedural: procedural)
     }
 
     static func number(_ name: String, _ path: WritableKeyPath<MakeRequest, Double>, _ range: ClosedRange<Double>,
-                       _ help: String) -> MakeOption {
+                       _ help: String, echoed: Bool = false) -> MakeOption {
         MakeOption(name: name, kind: .number(range), help: help, onlyIf: nil,
                    read: { f, r in if let v = try f.double(name, range) { r[keyPath: path] = v } },
-                   writeDefault: { w, r in w.number(r[keyPath: path]) })
+                   write: { w, r in w.number(r[keyPath: path]) }, echoed: echoed)
     }
 
     static func flag(_ name: String, _ path: WritableKeyPath<MakeRequest, Bool>, _ help: String) -> MakeOption {
         MakeOption(name: name, kind: .bool, help: help, onlyIf: nil,
                    read: { f, r in if let v = try f.bool(name) { r[keyPath: path] = v } },
-                   writeDefault: { w, r in w.bool(r[keyPath: path]) })
+                   write: { w, r in w.bool(r[keyPath: path]) })
     }
 
     static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ path: WritableKeyPath<MakeRequest, T>,
-                                                           _ help: String, onlyIf: Condition? = nil) -> MakeOption
+                                                           _ help: String, onlyIf: Condition? = nil, echoed: Bool = false,
+                                                           procedural: Bool = false) -> MakeOption
         where T.RawValue == String {
         MakeOption(name: name, kind: .choice(T.allCases.map(\.rawValue)), help: help, onlyIf: onlyIf,
                    read: { f, r in if let v = try f.choice(name, T.self) { r[keyPath: path] = v } },
-                   writeDefault: { w, r in w.string(r[keyPath: path].rawValue) })
+                   write: { w, r in w.string(r[keyPath: path].rawValue) }, echoed: echoed, procedural: procedural)
     }
 
     /// `seed`: the vector's first seed (a `UInt64` below 2^63, so NumPy's int64 holds it).
@@ -183,7 +203,7 @@ struct MakeOption {
         MakeOption(name: "seed", kind: .int(0...Int.max),
                    help: "environment i's generator starts from seed + i until a seeded reset", onlyIf: nil,
                    read: { f, r in if let v = try f.int("seed", 0...Int.max) { r.vector.seed = UInt64(v) } },
-                   writeDefault: { w, r in w.int(r.vector.seed) })
+                   write: { w, r in w.int(r.vector.seed) })
     }
 
     /// `action`, refused in its own words (older than the generic choice message).
@@ -198,7 +218,7 @@ struct MakeOption {
                               }
                               r.config.action = a
                           },
-                          writeDefault: { w, r in w.string(r.config.action.rawValue) })
+                          write: { w, r in w.string(r.config.action.rawValue) })
     }
 
     /// A level file's path: a non-empty string.
@@ -211,7 +231,7 @@ struct MakeOption {
     static func levelFile(_ name: String, _ help: String) -> MakeOption {
         MakeOption(name: name, kind: .path, help: help, onlyIf: nil,
                    read: { f, r in r.paths.insert(try path(f.scalar(name), name), at: 0) },
-                   writeDefault: { w, _ in w.null() })
+                   write: { w, _ in w.null() })
     }
 
     static func levelFiles(_ name: String, _ help: String) -> MakeOption {
@@ -221,13 +241,13 @@ struct MakeOption {
                        guard !many.isEmpty else { throw EnvError.badRequest("make: \"\(name)\" must be a non-empty list of level files") }
                        r.paths += many
                    },
-                   writeDefault: { w, _ in w.null() })
+                   write: { w, _ in w.null() })
     }
 
     static var templates: MakeOption {
         let names = LevelTemplate.allCases.map(\.rawValue)
         return MakeOption(name: "templates", kind: .choices(names),
-                          help: "procedural levels: the layouts levels are drawn from", onlyIf: MakeRequest.notWithFiles("templates"),
+                          help: "procedural levels: the layouts levels are drawn from", onlyIf: nil,
                           read: { f, r in
                               let list = try f.list("templates") { s, i -> LevelTemplate in
                                   guard case let .string(name) = s else { throw EnvError.badRequest("\"templates[\(i)]\" must be a string") }
@@ -240,11 +260,12 @@ struct MakeOption {
                               guard !list.isEmpty else { throw EnvError.badRequest("make: \"templates\" must be a non-empty list of templates") }
                               r.procedural.templates = list
                           },
-                          writeDefault: { w, r in
+                          write: { w, r in
                               w.beginArray()
                               for t in r.procedural.templates { w.string(t.rawValue) }
                               w.endArray()
-                          })
+                          },
+                          procedural: true)
     }
 
     /// `mode`: an object shaped like the level file's, every field checked as the level format
@@ -269,7 +290,7 @@ struct MakeOption {
                            r.mode = .dodge(shots: try m.int("shots", GameMode.shotsRange) ?? shots)
                        }
                    },
-                   writeDefault: { w, _ in w.null() })
+                   write: { w, _ in w.null() })
     }
 }
 

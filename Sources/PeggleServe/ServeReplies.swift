@@ -137,8 +137,9 @@ extension ServeSession {
     }
 
     /// `spec`: what this server accepts. Every `make` field with its type, range or choices,
-    /// default and doc line (from `MakeRequest.options`, the table the decoder reads), the
-    /// commands, the error codes and the render formats.
+    /// default and doc line, and `"procedural": true` on the fields that ask for procedural levels
+    /// (from `MakeRequest.options`, the table the decoder reads), the commands, the error codes
+    /// and the render formats.
     static func writeSpec(_ w: inout JSONWriter) {
         w.field("protocol", protocolVersion)
         w.field("engine", "peggle-gym \(PeggleGym.version)")
@@ -189,11 +190,36 @@ extension ServeSession {
                 w.endObject()
             }
             w.key("default")
-            o.writeDefault(&w, defaults)
+            o.write(&w, defaults)
             w.field("help", o.help)
+            if o.procedural { w.field("procedural", true) }
             w.endObject()
         }
         w.endArray()
+    }
+
+    /// The `make` reply's echo of what the request resolved to, from `MakeRequest.options`: the
+    /// `echoed` fields, the levels' names (the files' own, not a field's value), and with
+    /// procedural levels the `procedural` fields in an object of that name.
+    func writeMade(_ w: inout JSONWriter, _ r: MakeRequest) {
+        let options = MakeRequest.options
+        for o in options where o.echoed {
+            w.key(o.name)
+            o.write(&w, r)
+        }
+        w.key("levels")
+        w.beginArray()
+        for n in levelNames { w.string(n) }
+        w.endArray()
+        if r.config.procedural != nil {
+            w.key("procedural")
+            w.beginObject()
+            for o in options where o.procedural {
+                w.key(o.name)
+                o.write(&w, r)
+            }
+            w.endObject()
+        }
     }
 
     /// Where a reply's infos come from: the environments a reset reset (all, or those in the

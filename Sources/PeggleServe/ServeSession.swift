@@ -242,28 +242,7 @@ public final class ServeSession {
         levelNames = levels.map(\.name)
         procedural = config.procedural
         snapshots = [:]
-        w.field("num_envs", count)
-        w.field("autoreset", r.vector.autoreset.rawValue)
-        w.field("obs_encoding", r.encoding.rawValue)
-        w.field("info_layout", r.infoLayout.rawValue)
-        w.field("aim_noise", config.aimNoise)
-        w.field("bucket_start", config.bucketStart.rawValue)
-        w.key("levels")
-        w.beginArray()
-        for n in levelNames { w.string(n) }
-        w.endArray()
-        if let p = procedural {
-            w.key("procedural")
-            w.beginObject()
-            w.field("num_levels", p.numLevels)
-            w.field("start_level", p.startLevel)
-            w.field("distribution_mode", p.distribution.rawValue)
-            w.key("templates")
-            w.beginArray()
-            for t in p.templates { w.string(t.rawValue) }
-            w.endArray()
-            w.endObject()
-        }
+        writeMade(&w, r)
         try spaces(&w)
     }
 

@@ -113,8 +113,13 @@ public enum StudioRating {
     /// stored games instead of playing them. Without one, into a database in memory.
     public static func rate(_ level: Level, budget: Int, seed: UInt64, threads: Int, rules: Rules = Rules(),
                             database: PeggleStore? = nil, events: @escaping @Sendable (Event) -> Void) throws(StudioError) -> Result {
-        let greedy = GreedyAgent(threads: 1)
-        let config = RatingConfig(agents: [RandomAgent(), greedy], adaptive: AdaptiveSettings(budget: budget),
+        // `peggle rate`'s agents at their defaults, made as it makes them.
+        let agents: [any Agent]
+        do { agents = [try AgentFactory.make(.random), try AgentFactory.make(.greedy)] } catch {
+            throw StudioError(500, "the agents could not be made: \(error)")
+        }
+        let greedy = agents[1]
+        let config = RatingConfig(agents: agents, adaptive: AdaptiveSettings(budget: budget),
                                   firstSeed: seed, rules: rules)
         let summary: RatingRun.Summary
         var games: [PlayedGame] = []
@@ -204,7 +209,7 @@ public enum StudioRating {
     }
 
     /// The greedy agent's first shot at sigma 0, recorded.
-    static func firstShot(_ level: Level, agent: GreedyAgent, seed: UInt64, rules: Rules) throws(StudioError) -> ShotView {
+    static func firstShot(_ level: Level, agent: any Agent, seed: UInt64, rules: Rules) throws(StudioError) -> ShotView {
         do {
             var game = try GameState(level: level, rules: rules, seed: seed)
             var rng = SeededGenerator(seed: seed)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PeggleAgents
 @testable import PeggleCommandLine
 import Testing
 @testable import peggle

@@ -91,6 +91,38 @@ struct DbMergeCommandTests {
         #expect((try? Data(contentsOf: into)) == before)
     }
 
+    @Test("--json: one object with each shard's counts and the totals (what the lines say); conflicts still exit 1")
+    func json() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.sqlite"), b = dir.appendingPathComponent("b.sqlite")
+        let into = dir.appendingPathComponent("into.sqlite")
+        try rate(a, ["Levels/first-steps.json"], seed: 0)
+        try rate(b, ["Levels/spiral.json", "Levels/first-steps.json"], seed: 0)
+        let r = try CLI.run(["db", "merge", a.path, b.path, "--into", into.path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 1)
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let counts = ["games_added", "games_already_there", "levels_added", "agents_added", "runs_added", "conflicts"]
+        #expect(Set(o.keys) == Set(counts + ["into", "shards"]))
+        #expect(counts.map { o[$0] as? Int } == [8, 4, 2, 1, 2, 0])
+        #expect(o["into"] as? String == into.path)
+        let shards = try #require(o["shards"] as? [[String: Any]])
+        #expect(shards.map { $0["shard"] as? String } == [a.path, b.path])
+        #expect(counts.map { shards[0][$0] as? Int } == [4, 0, 1, 1, 1, 0])
+        #expect(counts.map { shards[1][$0] as? Int } == [4, 4, 1, 0, 1, 0])
+        // A conflict: counted, named on standard error, exit 1 as without --json.
+        try DatabaseQueue(path: b.path).write { try $0.execute(sql: "UPDATE episode SET score = score + 10 WHERE seed = 2") }
+        let c = try CLI.run(["db", "merge", b.path, "--into", into.path, "--json"])
+        #expect(c.status == 1)
+        let conflicted = try #require(try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any])
+        #expect(conflicted["conflicts"] as? Int == 2 && conflicted["games_added"] as? Int == 0)
+        #expect(c.stderr.contains("conflict: level "))
+        // A refused shard: nothing on standard output.
+        let refused = try CLI.run(["db", "merge", dir.appendingPathComponent("nope.sqlite").path, "--into", into.path, "--json"])
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+    }
+
     @Test("--level merges only those levels (files or folders, by content); a bad level file writes nothing")
     func onlyLevels() throws {
         let dir = try CLI.tempDir()

@@ -69,6 +69,40 @@ struct ServeSpecTests {
         #expect(o.values.allSatisfy { ($0["help"] as? String)?.isEmpty == false })
     }
 
+    /// The fields that ask for procedural levels are marked (clients read which they are here),
+    /// and only those.
+    @Test func marksTheProceduralFields() throws {
+        let list = try #require(try Self.spec()["make"] as? [[String: Any]])
+        let marked = list.filter { $0["procedural"] as? Bool == true }.map { $0["name"] as! String }
+        #expect(marked == ["num_levels", "start_level", "distribution_mode", "templates"])
+        #expect(list.allSatisfy { $0["procedural"] == nil || $0["procedural"] as? Bool == true })
+        // Each of them alone asks for procedural levels, and none goes with level files.
+        for name in marked {
+            let value = name == "templates" ? #"["rows"]"# : name == "distribution_mode" ? #""easy""# : "3"
+            let made = try ServeProtocolTests.reply(ServeProtocolTests.session(), #"{"cmd": "make", "\#(name)": \#(value)}"#)
+            #expect(made["ok"] as? Bool == true && made["procedural"] != nil, "\(name)")
+            let mixed = try ServeProtocolTests.reply(ServeProtocolTests.session(),
+                                                     #"{"cmd": "make", "level": "Levels/first-steps.json", "\#(name)": \#(value)}"#)
+            #expect(ServeProtocolTests.errorCode(mixed) == "bad_request", "\(name)")
+        }
+    }
+
+    /// The `make` reply echoes what the request resolved to: the fields given, the defaults of
+    /// those not given, and the procedural fields in `procedural`.
+    @Test func makeEchoesTheResolvedOptions() throws {
+        let made = try ServeProtocolTests.reply(ServeProtocolTests.session(),
+                                                #"{"cmd": "make", "num_levels": 7, "num_envs": 2, "aim_noise": 0.25, "obs_encoding": "b64f32"}"#)
+        #expect(made["num_envs"] as? Int == 2 && made["aim_noise"] as? Double == 0.25 && made["obs_encoding"] as? String == "b64f32")
+        #expect(made["autoreset"] as? String == VectorConfig().autoreset.rawValue)
+        #expect(made["info_layout"] as? String == "rows" && made["bucket_start"] as? String == EnvConfig(levels: []).bucketStart.rawValue)
+        let procedural = try #require(made["procedural"] as? [String: Any])
+        #expect(procedural["num_levels"] as? Int == 7 && procedural["start_level"] as? Int == 0)
+        #expect(procedural["distribution_mode"] as? String == ProceduralLevels().distribution.rawValue)
+        #expect(procedural["templates"] as? [String] == ProceduralLevels().templates.map(\.rawValue))
+        let files = try ServeProtocolTests.reply(ServeProtocolTests.session(), #"{"cmd": "make", "level": "Levels/first-steps.json"}"#)
+        #expect(files["procedural"] == nil && files["levels"] as? [String] == ["First Steps"])
+    }
+
     /// docs/protocol.md's make table has one row per field the server takes, and its defaults
     /// are the server's (a doc that disagrees with the code is a bug).
     /// docs/protocol.md's make table: each field's cells (default, meaning).

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -735,8 +735,12 @@ def level_path(level: str | os.PathLike) -> str:
     return os.path.abspath(os.path.expanduser(os.fspath(level)))
 
 
-#: The make fields (and keyword arguments) that ask for procedural levels, Procgen's names.
-PROCEDURAL = ("num_levels", "start_level", "distribution_mode", "templates")
+def procedural_fields(spec: dict[str, dict]) -> list[str]:
+    """The make fields (and keyword arguments) that ask for procedural levels (Procgen's names:
+    ``num_levels``, ``start_level``, ...), in the server's order: those its ``spec`` marks
+    ``procedural``. ``spec``: `PeggleClient.make_options`."""
+    return [name for name, option in spec.items() if option.get("procedural") is True]
+
 
 #: What an environment plays when given neither level files nor a procedural argument (so
 #: ``gym.make("peggle_gym/Peggle-v1")`` plays bare): generated levels of the easy distribution,
@@ -763,11 +767,13 @@ def _jsonable(name: str, value: Any) -> Any:
     return value
 
 
-def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_layout: str = "rows") -> dict:
+def make_request(levels, options: dict, *, spec: dict[str, dict], num_envs: int, autoreset: str,
+                 info_layout: str = "rows") -> dict:
     """The fields of a make request: the levels (files or bundled levels' names, `level_path`;
     none for procedural levels), every option as given, and the fields the environment class
-    sets (``num_envs``, ``autoreset``, ``info_layout``). No levels and no procedural argument:
-    `DEFAULT_LEVELS`. An option given as None is left out (the
+    sets (``num_envs``, ``autoreset``, ``info_layout``). No levels and no procedural argument
+    (`procedural_fields` of the server's ``spec``, `PeggleClient.make_options`): `DEFAULT_LEVELS`.
+    An option given as None is left out (the
     server's default); ``obs_encoding`` is ``f32`` unless given. The server checks every option
     and holds every default (`make_options` lists them)."""
     fields: dict[str, Any] = {}
@@ -777,7 +783,7 @@ def make_request(levels, options: dict, *, num_envs: int, autoreset: str, info_l
     options = {k: _jsonable(k, v) for k, v in options.items() if v is not None}
     if isinstance(options.get("templates"), str):
         raise TypeError("templates must be a list of template names, not a string")
-    procedural = [k for k in PROCEDURAL if k in options]
+    procedural = [k for k in procedural_fields(spec) if k in options]
     if procedural:
         # Peggle-v1 registers cycle_start for every level source; procedural levels are drawn,
         # never cycled, so it means nothing for them (the server would refuse it).
@@ -827,13 +833,17 @@ class SeededCycleWarning:
                           "seed mod len(levels), or reset() without a seed to go on cycling", stacklevel=3)
 
 
-def start(peggle_path: str | os.PathLike | None, fields: dict,
-          timeout: float | None = None) -> tuple[PeggleClient, dict]:
-    """Starts a server (with the client's reply ``timeout``) and makes the environments; the
-    server is closed again if make fails."""
+def start(peggle_path: str | os.PathLike | None, fields: dict | Callable[[dict[str, dict]], dict],
+          timeout: float | None = None) -> tuple[PeggleClient, dict, dict]:
+    """Starts a server (with the client's reply ``timeout``) and makes the environments: with
+    ``fields``, or with what ``fields(spec)`` composes from the server's make options
+    (`PeggleClient.make_options`, so a request is composed in this server's words). Returns the
+    client, the fields sent and the make reply; the server is closed again if either fails."""
     client = PeggleClient(peggle_path, timeout=timeout)
     try:
-        return client, client.request("make", **fields)
+        if callable(fields):
+            fields = fields(client.make_options())
+        return client, fields, client.request("make", **fields)
     except BaseException:
         client.close()
         raise

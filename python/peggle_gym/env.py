@@ -70,10 +70,11 @@ class PeggleEnv(Replayable, gym.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if level is not None and levels is not None:
             raise ValueError("give level or levels, not both")
-        fields = make_request(levels if levels is not None else level, options, num_envs=1, autoreset="disabled")
+        def fields_for(spec: dict) -> dict:
+            return make_request(levels if levels is not None else level, options, spec=spec, num_envs=1, autoreset="disabled")
         self.render_mode = render_mode
         self.render_width = checked_render_width(render_width)
-        self.client, made = start(peggle_path, fields, checked_timeout(timeout))
+        self.client, fields, made = start(peggle_path, fields_for, checked_timeout(timeout))
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty

@@ -104,7 +104,7 @@ class Replayable:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self.client, _ = start(self._peggle_path, self._make_fields, self.__dict__.pop("_timeout", None))
+        self.client, _, _ = start(self._peggle_path, self._make_fields, self.__dict__.pop("_timeout", None))
         replay, self._replay, self._replay_actions = self._replay, [], 0
         for cmd, fields in replay:
             self._send(cmd, **fields)

@@ -81,10 +81,11 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         timeout = checked_timeout(timeout)
         if options.get("threads") is None:
             options["threads"] = max(1, min(num_envs, cores()))
-        fields = make_request(levels if levels is not None else level, options, num_envs=num_envs,
-                              autoreset=_MODES[mode_enum], info_layout=info_layout)
+        def fields_for(spec: dict) -> dict:
+            return make_request(levels if levels is not None else level, options, spec=spec, num_envs=num_envs,
+                                autoreset=_MODES[mode_enum], info_layout=info_layout)
         self._columns = info_layout == "columns"
-        self.client, made = start(peggle_path, fields, timeout)
+        self.client, fields, made = start(peggle_path, fields_for, timeout)
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         self.num_envs = int(made["num_envs"])

@@ -27,6 +27,20 @@ def test_check_env_passes_with_discrete_actions_and_the_grid_encoder(make_env):
     checked(make_env(action="discrete", bins=7, encoder="grid"), allowed=["not having a spec"])
 
 
+def test_a_request_refused_while_composed_closes_its_server(monkeypatch, peggle_bin):
+    """The make request is composed from the server's spec (which arguments are procedural), so
+    the server starts first; an argument refused then closes it again, for both classes."""
+    from peggle_gym import client
+    closed = []
+    close = client.PeggleClient.close
+    monkeypatch.setattr(client.PeggleClient, "close", lambda self: (closed.append(self), close(self))[1])
+    with pytest.raises(ValueError, match="give level files or procedural levels"):
+        peggle_gym.PeggleEnv(level=LEVEL, num_levels=3)
+    with pytest.raises(ValueError, match="give level files or procedural levels"):
+        peggle_gym.PeggleVectorEnv(level=LEVEL, num_envs=2, start_level=3)
+    assert len(closed) == 2 and all(c.closed for c in closed)
+
+
 def test_spaces_come_from_the_server(make_env):
     env = make_env(max_objects=100)
     assert env.observation_space == gym.spaces.Box(-1, 1, (17 + 100 * 17,), np.float32)

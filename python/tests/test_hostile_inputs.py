@@ -248,7 +248,8 @@ def test_a_timeout_covers_make_itself(peggle_bin, monkeypatch):
         with pytest.raises(PeggleTimeout) as e:
             PeggleEnv(level=LEVEL, timeout=0.5)
         assert time.monotonic() - started < 0.5 + MARGIN
-        assert " did not answer make (request id 1) within the client's timeout of 0.5 s" in str(e.value)
+        # Request 1 is spec: the make request is composed from the server's procedural fields.
+        assert " did not answer make (request id 2) within the client's timeout of 0.5 s" in str(e.value)
         assert process_gone(pids[0])
     finally:
         for pid in pids:

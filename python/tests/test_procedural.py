@@ -85,6 +85,24 @@ def test_procedural_arguments_are_checked(make_env, make_vec):
         make_env(level=None, start_level=3, max_objects=64)
 
 
+def test_which_arguments_are_procedural_is_the_servers_word():
+    """The package keeps no list of procedural fields: the server's spec marks them, and a
+    request is composed from the marks of the server it goes to."""
+    import peggle_gym
+    from peggle_gym.client import make_request, procedural_fields
+    spec = peggle_gym.make_options()
+    assert procedural_fields(spec) == ["num_levels", "start_level", "distribution_mode", "templates"]
+    assert all("procedural" not in o for name, o in spec.items() if name not in procedural_fields(spec))
+    # A server that marked only num_levels: templates alone would be a plain option beside level files.
+    only = {name: {k: v for k, v in o.items() if name == "num_levels" or k != "procedural"} for name, o in spec.items()}
+    fields = make_request(LEVEL, {"templates": ["rows"]}, spec=only, num_envs=1, autoreset="disabled")
+    assert fields["templates"] == ["rows"] and len(fields["levels"]) == 1
+    with pytest.raises(ValueError, match=r"procedural levels \(templates=...\)"):
+        make_request(LEVEL, {"templates": ["rows"]}, spec=spec, num_envs=1, autoreset="disabled")
+    # Given no levels and no argument the spec marks, the package's default levels.
+    assert make_request(None, {}, spec=spec, num_envs=1, autoreset="disabled")["distribution_mode"] == "easy"
+
+
 def test_a_tier_distribution_plays_levels_the_estimate_puts_in_the_tier(make_env, peggle_bin, tmp_path):
     """A curriculum asks for a tier: the level of each seed is a candidate the instant estimate
     puts there, named by its generator seed, and `peggle level generate` writes the same level."""

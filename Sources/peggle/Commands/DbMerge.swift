@@ -26,6 +26,9 @@ struct DbMerge: ParsableCommand {
     @Option(name: .customLong("level"), help: "Merge only this level (a file, or a folder of *.json files; repeat for more): identified by content.")
     var onlyLevels: [String] = []
 
+    @Flag(help: "Write one JSON object (each shard's counts and the totals) instead of a line per shard, for programs.")
+    var json = false
+
     func run() throws {
         guard !shards.isEmpty else { throw UserError("give at least one shard to merge") }
         // Levels are read before any database is opened: a bad one leaves everything untouched.
@@ -44,14 +47,18 @@ struct DbMerge: ParsableCommand {
         let store: PeggleStore
         do { store = try PeggleStore(path: into) } catch { throw UserError("\(error)") }
         var conflicts = 0
+        var reports: [MergeReport] = []
         for shard in opened {
             let r: MergeReport
             do { r = try store.merge(shard, onlyLevels: only) } catch {
                 throw UserError("\(error) (shards merged before it are kept; this one added nothing)")
             }
-            printLine("\(r.shard): \(r.gamesAdded) games added, \(r.gamesAlreadyThere) already there, "
-                + "\(r.levelsAdded) levels, \(r.agentsAdded) agents and \(r.runsAdded) runs added"
-                + (r.conflicts.isEmpty ? "" : "; \(r.conflicts.count) conflicting (kept as they were in \(into))"))
+            reports.append(r)
+            if !json {
+                printLine("\(r.shard): \(r.gamesAdded) games added, \(r.gamesAlreadyThere) already there, "
+                    + "\(r.levelsAdded) levels, \(r.agentsAdded) agents and \(r.runsAdded) runs added"
+                    + (r.conflicts.isEmpty ? "" : "; \(r.conflicts.count) conflicting (kept as they were in \(into))"))
+            }
             for c in r.conflicts.prefix(20) {
                 FileHandle.standardError.write(Data(("conflict: level \(c.levelHash), \(c.agentLabel), seed \(c.key.seed), "
                     + "sigma \(c.key.sigma): \(into) has \(c.kept); \(r.shard) has \(c.refused)\n").utf8))
@@ -61,11 +68,25 @@ struct DbMerge: ParsableCommand {
             }
             conflicts += r.conflicts.count
         }
+        if json { printLine(try JSON.text(Self.summary(reports, into: into))) }
         if conflicts > 0 {
             let message = "\(conflicts) conflicting games: the same key with another outcome "
                 + "(written by another engine version?); \(into) kept its own\n"
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(1)
         }
+    }
+
+    /// `--json`'s object: what the human lines say, per shard (in the order given) and in total.
+    static func summary(_ reports: [MergeReport], into: String) -> [String: Any] {
+        func counts(_ r: [MergeReport]) -> [String: Any] {
+            ["games_added": r.map(\.gamesAdded).reduce(0, +), "games_already_there": r.map(\.gamesAlreadyThere).reduce(0, +),
+             "levels_added": r.map(\.levelsAdded).reduce(0, +), "agents_added": r.map(\.agentsAdded).reduce(0, +),
+             "runs_added": r.map(\.runsAdded).reduce(0, +), "conflicts": r.map(\.conflicts.count).reduce(0, +)]
+        }
+        var out = counts(reports)
+        out["into"] = into
+        out["shards"] = reports.map { r in counts([r]).merging(["shard": r.shard]) { a, _ in a } }
+        return out
     }
 }

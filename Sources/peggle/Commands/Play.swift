@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PeggleAgents
 import PeggleCommandLine
 import PeggleGame
 import PeggleLevel
@@ -16,7 +17,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var script: ScriptedShots
 
-    @Option(help: "Let an agent play instead of --angles: random, greedy or linear:FILE.")
+    @Option(help: "Let an agent play instead of --angles: \(AgentFactory.syntaxList).")
     var agent: String?
 
     @Option(help: "With --agent: games to play.")

@@ -174,7 +174,7 @@ struct Train: ParsableCommand {
         do { agent = try LinearAgent.load(path: file) } catch { throw UserError("\(error)") }
         let n = episodes ?? 100
         let linear = Trainer.evaluate(agent, levels: levelList, episodesPerLevel: n, sigma: sigma, threads: threads)
-        let random = Trainer.evaluate(RandomAgent(), levels: levelList, episodesPerLevel: n, sigma: sigma, threads: threads)
+        let random = Trainer.evaluate(try AgentFactory.make(.random), levels: levelList, episodesPerLevel: n, sigma: sigma, threads: threads)
         printLine("\(file) (weights \(agent.weightsHash)) against random: \(n) episodes per level, seeds 0..<\(n), sigma \(LevelCodec.number(sigma))")
         printLine("")
         printLine("| level | linear win | linear orange | random win | random orange |")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import json
 import os
 import pathlib
-import re
 import signal
 import subprocess
 import sys
@@ -147,10 +147,6 @@ def _run(command: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-_MERGED = re.compile(r": (\d+) games added, (\d+) already there")
-_CONFLICTS = re.compile(r"; (\d+) conflicting")
-
-
 class _Bar:
     """One progress line over all shards on standard error: redrawn in place on a terminal,
     a line per merged shard otherwise."""
@@ -252,16 +248,14 @@ def rate(levels: Sequence[str | os.PathLike], db: str | os.PathLike, rate_args: 
                     raise RuntimeError(f"shard {index} ({shard_files[index][0]} ...): {cause}") from None
                 path = scratch / f"shard-{index}.sqlite"
                 path.write_bytes(out["db"])
-                r = _run([peggle, "db", "merge", str(path), "--into", str(db)])
+                r = _run([peggle, "db", "merge", str(path), "--into", str(db), "--json"])
                 if r.returncode not in (0, 1):
                     raise RuntimeError(f"merging shard {index} into {db}: {r.stderr.strip()}")
-                m = _MERGED.search(r.stdout)
-                if m:
-                    added += int(m.group(1))
-                    there += int(m.group(2))
+                merged = json.loads(r.stdout)
+                added += merged["games_added"]
+                there += merged["games_already_there"]
+                conflicts += merged["conflicts"]
                 if r.returncode == 1:
-                    c = _CONFLICTS.search(r.stdout)
-                    conflicts += int(c.group(1)) if c else 0
                     sys.stderr.write(r.stderr)
                 path.unlink()
                 done += 1

@@ -183,7 +183,7 @@ struct LevelGenerate: ParsableCommand {
         let (folder, exists) = try outFolder()
         let store: PeggleStore?
         do { store = confirm ? try PeggleStore(path: db) : nil } catch { throw UserError("\(error)") }
-        let search = LevelSearch(settings: settings, skillAgent: GreedyAgent(),
+        let search = LevelSearch(settings: settings, skillAgent: try AgentFactory.make(.greedy),
                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
