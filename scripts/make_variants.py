@@ -31,14 +31,17 @@ Every object is checked as it is placed (make_handmade.Level: on the board, abov
 the cannon, clear of the others); one that does not fit is left out, and a level left with no
 orange (classic) or fewer than 8 pegs is not written. Deterministic: rerunning rewrites the same
 bytes. Python 3 standard library only. Check the output with `peggle level validate OUT_DIR/*.json`.
-Generated inputs must come from seeds no held-out set uses (not 555000+, 600001+, 777000+,
-880000+); the training set of issue 35 uses seeds 201 to 350 of scripts/rating-corpus's corpus.
+`perturb` takes generated levels only, from seeds no held-out set uses (not 555000+, 600001+,
+777000+, 880000+): any other input stops it before anything is written (exit code 2, each bad file
+named). The training set of issue 35 perturbs easy and hard seeds 201 to 300 of
+scripts/rating-corpus's corpus (docs/lab/2026-11-27-estimate-training-variants.md).
 """
 import argparse
 import json
 import math
 import pathlib
 import random
+import re
 import sys
 import zlib
 
@@ -225,16 +228,25 @@ EDITS = {"radius": e_radius, "spacing": e_spacing, "thin": e_thin, "duplicate": 
 MODE_EDITS = {"balls", "score", "dodge"}
 
 
-def generated_seed(path):
-    parts = pathlib.Path(path).stem.split("-")
-    return int(parts[1]) if len(parts) >= 3 and parts[1].isdigit() else None
+def check_input(path):
+    """None if `path` is a generated level from a seed no held-out set uses, else why not: only
+    the generator's levels are perturbed (the bundled, hand-made and family levels are held out)."""
+    try:
+        d = json.loads(pathlib.Path(path).read_text())
+    except (OSError, ValueError) as e:
+        return f"cannot read it ({e})"
+    m = re.match(r"Generated from seed (\d+):", d.get("description", ""))
+    if d.get("author") != "Peggle Gym generator" or not m:
+        return "not a generated level (author \"Peggle Gym generator\", description \"Generated from seed N: ...\")"
+    seed = int(m.group(1))
+    for lo, hi in HELD_OUT_SEEDS:
+        if lo <= seed < hi:
+            return f"seed {seed} is in a held-out range ({lo}...{hi - 1})"
+    return None
 
 
 def perturb(path, k):
     name, mode, power, objs = read_objects(path)
-    seed = generated_seed(path)
-    if seed is not None and any(lo <= seed < hi for lo, hi in HELD_OUT_SEEDS):
-        raise SystemExit(f"error: {path}: seed {seed} belongs to a held-out set")
     rng = random.Random(zlib.crc32(f"{pathlib.Path(path).name}#{k}".encode()))
     names = rng.sample(sorted(EDITS), rng.choice([1, 2, 2, 3]))
     names.sort(key=lambda n: n in MODE_EDITS)
@@ -537,6 +549,15 @@ def main():
     d.add_argument("out")
     d.add_argument("--count", type=int, default=100)
     a = ap.parse_args()
+    # Every input is checked before anything is written.
+    bad = [(path, why) for path in a.levels if (why := check_input(path))] if a.cmd == "perturb" else []
+    n = a.per if a.cmd == "perturb" else a.count
+    if n < 1:
+        bad.append(("--per" if a.cmd == "perturb" else "--count", f"{n} is below 1"))
+    if bad:
+        for what, why in bad:
+            print(f"error: {what}: {why}", file=sys.stderr)
+        sys.exit(2)
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     written = 0
