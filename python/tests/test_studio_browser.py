@@ -231,13 +231,15 @@ def test_the_mode_form_comes_from_the_config(studio, browser):
     assert shown() == [("target_score", "Target score", "50000", "1", "100000000", "1"),
                        ("time_limit", "Time limit (s)", "120", "1", "3600", "any")]
     limit = d.find_element(By.CSS_SELECTOR, 'input[data-mode-field="time_limit"]')
-    limit.clear()
+    # Typed over the selected value, as a person does (clearing the field first would send an
+    # empty value, which the form answers by showing the level's value again).
+    limit.send_keys(Keys.CONTROL, "a")
     limit.send_keys("90.5", Keys.TAB)
     wait.until(lambda d: js(d, "studio.level.mode.time_limit") == 90.5)
     assert js(d, "studio.level.mode") == {"type": "beat_the_score", "target_score": 50000, "time_limit": 90.5}
     shot(d, "mode-form")
     # Out of range: refused with the level format's message, and the form shows the level's value again.
-    limit.clear()
+    limit.send_keys(Keys.CONTROL, "a")
     limit.send_keys("5000", Keys.TAB)
     message = d.find_element(By.ID, "message")
     wait.until(lambda d: "time_limit" in message.text)
