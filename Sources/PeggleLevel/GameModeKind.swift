@@ -73,6 +73,10 @@ public struct ModeField: Sendable {
     public let help: String
     /// The unit its range is given in by validation messages ("seconds"), if any.
     public let unit: String?
+    /// Whether a level file leaves it out when it is at its default. False for the first fields
+    /// (every file states them); a field added later sets it, so the files written before it keep
+    /// their bytes.
+    public let omittedAtDefault: Bool
     let get: @Sendable (GameMode) -> ModeFieldValue?
     let put: @Sendable (inout GameMode, ModeFieldValue) -> Void
 
@@ -95,18 +99,18 @@ public struct ModeField: Sendable {
     ]
 
     static func whole(_ name: String, of kind: GameModeKind, _ range: ClosedRange<Int>, default value: Int,
-                      required: Bool = false, label: String, help: String,
+                      required: Bool = false, omittedAtDefault: Bool = false, label: String, help: String,
                       get: @escaping @Sendable (GameMode) -> Int?, set: @escaping @Sendable (inout GameMode, Int) -> Void) -> ModeField {
         ModeField(name: name, kind: kind, domain: .whole(range), defaultValue: .whole(value), requiredInFile: required,
-                  label: label, help: help, unit: nil, get: { get($0).map(ModeFieldValue.whole) },
+                  label: label, help: help, unit: nil, omittedAtDefault: omittedAtDefault, get: { get($0).map(ModeFieldValue.whole) },
                   put: { m, v in if case let .whole(w) = v { set(&m, w) } })
     }
 
     static func real(_ name: String, of kind: GameModeKind, _ range: ClosedRange<Double>, default value: Double,
-                     unit: String?, label: String, help: String,
+                     unit: String?, omittedAtDefault: Bool = false, label: String, help: String,
                      get: @escaping @Sendable (GameMode) -> Double?, set: @escaping @Sendable (inout GameMode, Double) -> Void) -> ModeField {
         ModeField(name: name, kind: kind, domain: .real(range), defaultValue: .real(value), requiredInFile: false,
-                  label: label, help: help, unit: unit, get: { get($0).map(ModeFieldValue.real) },
+                  label: label, help: help, unit: unit, omittedAtDefault: omittedAtDefault, get: { get($0).map(ModeFieldValue.real) },
                   put: { m, v in if case let .real(r) = v { set(&m, r) } })
     }
 
@@ -195,6 +199,11 @@ extension GameMode {
     /// The mode's fields with their values, in the level format's order.
     public var fieldValues: [(field: ModeField, value: ModeFieldValue)] {
         kind.fields.compactMap { f in f.value(in: self).map { (f, $0) } }
+    }
+
+    /// The fields a level file states: all but those `omittedAtDefault` at their default.
+    public var writtenFieldValues: [(field: ModeField, value: ModeFieldValue)] {
+        fieldValues.filter { !($0.field.omittedAtDefault && $0.value == $0.field.defaultValue) }
     }
 
     /// For people: "classic, 10 balls", "beat the score: 50000 in 120 s", "dodge: 5 clean shots".

@@ -52,7 +52,7 @@ public enum LevelCodec {
         if let d = level.description { fields.append("  \"description\": \(quote(d))") }
         if level.readOnly { fields.append("  \"read_only\": true") }
         fields.append("  \"mode\": {\"type\": \(quote(level.mode.kind.rawValue))"
-            + level.mode.fieldValues.map { ", \(quote($0.field.name)): \($0.value.text)" }.joined() + "}")
+            + level.mode.writtenFieldValues.map { ", \(quote($0.field.name)): \($0.value.text)" }.joined() + "}")
         fields.append("  \"power\": \(quote(level.power.rawValue))")
         if !level.purpleRoams { fields.append("  \"purple_roams\": false") }
         fields.append("  \"pegs\": " + list(level.pegs.map(encodePeg)))
