@@ -108,7 +108,8 @@ struct GameModeKindTests {
         // Files written before a field was added keep their bytes: the first fields are always
         // written, a later one only away from its default (`omittedAtDefault`).
         #expect(Array(keys.dropFirst(2)) == kind.fields.filter { !$0.omittedAtDefault }.map(\.name), "\(text)")
-        #expect(kind.fields.filter(\.omittedAtDefault).map(\.name) == [], "the first fields are all written")
+        let first: Set = ["balls", "target_score", "time_limit", "shots"]
+        #expect(kind.fields.filter { first.contains($0.name) && $0.omittedAtDefault }.isEmpty, "the first fields are always written")
     }
 
     @Test("every field at each end of its range is valid, written as its number, and read back",
@@ -120,7 +121,8 @@ struct GameModeKindTests {
             let level = makeLevel(mode: mode, pegs: [peg(1, .orange, 400, 300)])
             #expect(level.validate().isEmpty, "\(mode)")
             let (_, text) = try modeObject(level)
-            #expect(text.contains("\"\(name)\": \(end.text)"), "\(text)")
+            let omitted = field.omittedAtDefault && end == field.defaultValue
+            #expect(text.contains("\"\(name)\": \(end.text)") == !omitted, "\(text)")
             #expect(try LevelCodec.decode(Data(LevelCodec.encode(level).utf8)).mode == mode)
         }
         for bad in Self.outside(field) {
