@@ -51,14 +51,8 @@ public enum LevelCodec {
         if let a = level.author { fields.append("  \"author\": \(quote(a))") }
         if let d = level.description { fields.append("  \"description\": \(quote(d))") }
         if level.readOnly { fields.append("  \"read_only\": true") }
-        let modeValues: [String] = switch level.mode {
-        case let .classic(balls): [String(balls)]
-        case let .beatTheScore(target, limit): [String(target), number(limit)]
-        case let .dodge(shots): [String(shots)]
-        }
-        let kind = level.mode.kind
-        fields.append("  \"mode\": {\"type\": \(quote(kind.rawValue))"
-            + zip(kind.fields, modeValues).map { ", \(quote($0)): \($1)" }.joined() + "}")
+        fields.append("  \"mode\": {\"type\": \(quote(level.mode.kind.rawValue))"
+            + level.mode.writtenFieldValues.map { ", \(quote($0.field.name)): \($0.value.text)" }.joined() + "}")
         fields.append("  \"power\": \(quote(level.power.rawValue))")
         if !level.purpleRoams { fields.append("  \"purple_roams\": false") }
         fields.append("  \"pegs\": " + list(level.pegs.map(encodePeg)))
@@ -310,7 +304,7 @@ struct LevelFile: Decodable {
                 forKey: AnyKey("format"), in: c,
                 debugDescription: "format \(format) is not supported (this build reads format \(Level.formatVersion))")
         }
-        let mode = try c.decode(ModeField.self, forKey: AnyKey("mode")).mode
+        let mode = try c.decode(ModeObject.self, forKey: AnyKey("mode")).mode
         var level = Level(name: try c.value("name"), mode: mode, power: try c.choice("power", default: Power.none))
         level.author = try c.optional("author")
         level.description = try c.optional("description")
@@ -334,23 +328,24 @@ struct LevelFile: Decodable {
     }
 }
 
-struct ModeField: Decodable {
+/// The file's mode object, read field by field through `ModeField.all`.
+struct ModeObject: Decodable {
     var mode: GameMode
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         let kind: GameModeKind = try c.choice("type")
-        try c.rejectUnknown(allowed: Set(["type"] + kind.fields))
-        // A missing field takes its default, except a beat-the-score level's target: a level
-        // file states what its player must reach.
-        switch kind.defaultMode {
-        case let .classic(balls):
-            mode = .classic(balls: try c.optionalWhole("balls") ?? balls)
-        case let .beatTheScore(_, timeLimit):
-            mode = .beatTheScore(targetScore: try c.whole("target_score"), timeLimit: try c.optional("time_limit") ?? timeLimit)
-        case let .dodge(shots):
-            mode = .dodge(shots: try c.optionalWhole("shots") ?? shots)
+        try c.rejectUnknown(allowed: Set(["type"] + kind.fields.map(\.name)))
+        // A missing field takes its default, except one a level file must give (`requiredInFile`).
+        var values: [String: ModeFieldValue] = [:]
+        for field in kind.fields {
+            let value: ModeFieldValue? = switch field.domain {
+            case .whole: try field.requiredInFile ? .whole(c.whole(field.name)) : c.optionalWhole(field.name).map(ModeFieldValue.whole)
+            case .real: try field.requiredInFile ? .real(c.value(field.name)) : c.optional(field.name).map(ModeFieldValue.real)
+            }
+            values[field.name] = value
         }
+        mode = ModeField.mode(kind, values)
     }
 }
 

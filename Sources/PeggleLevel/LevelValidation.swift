@@ -133,27 +133,9 @@ extension Level {
         return out
     }
 
+    /// Each mode field outside its range (`ModeField.rangeIssue`; a NaN is outside every range).
     func modeIssues() -> [LevelIssue] {
-        switch mode {
-        case let .classic(balls) where !GameMode.ballsRange.contains(balls):
-            return [LevelIssue(path: "mode", field: "balls", message: "\(balls) is outside \(GameMode.ballsRange)")]
-        case let .beatTheScore(target, limit):
-            var out: [LevelIssue] = []
-            if !GameMode.targetScoreRange.contains(target) {
-                out.append(LevelIssue(path: "mode", field: "target_score", message: "\(target) is outside \(GameMode.targetScoreRange)"))
-            }
-            // `contains` is false for NaN, so a NaN limit is refused too.
-            let range = GameMode.timeLimitRange
-            if !range.contains(limit) {
-                out.append(LevelIssue(path: "mode", field: "time_limit", message: "\(LevelCodec.number(limit)) is outside "
-                    + "\(LevelCodec.number(range.lowerBound))...\(LevelCodec.number(range.upperBound)) seconds"))
-            }
-            return out
-        case let .dodge(shots) where !GameMode.shotsRange.contains(shots):
-            return [LevelIssue(path: "mode", field: "shots", message: "\(shots) is outside \(GameMode.shotsRange)")]
-        default:
-            return []
-        }
+        mode.fieldValues.compactMap { f, v in f.rangeIssue(v).map { LevelIssue(path: "mode", field: f.name, message: $0) } }
     }
 
     /// Field checks of one object: numbers finite and in range.

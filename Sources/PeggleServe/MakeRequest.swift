@@ -279,16 +279,15 @@ struct MakeOption {
                            throw EnvError.badRequest("mode type \(MessageText.quoted(type)) is not "
                                + MessageText.oneOf(GameModeKind.allCases.map(\.rawValue)))
                        }
-                       try m.refuseUnknown(command: "make", known: ["type"] + kind.fields)
-                       switch kind.defaultMode {
-                       case let .classic(balls):
-                           r.mode = .classic(balls: try m.int("balls", GameMode.ballsRange) ?? balls)
-                       case let .beatTheScore(target, limit):
-                           r.mode = .beatTheScore(targetScore: try m.int("target_score", GameMode.targetScoreRange) ?? target,
-                                                  timeLimit: try m.double("time_limit", GameMode.timeLimitRange) ?? limit)
-                       case let .dodge(shots):
-                           r.mode = .dodge(shots: try m.int("shots", GameMode.shotsRange) ?? shots)
+                       try m.refuseUnknown(command: "make", known: ["type"] + kind.fields.map(\.name))
+                       var values: [String: ModeFieldValue] = [:]
+                       for field in kind.fields {
+                           values[field.name] = switch field.domain {
+                           case let .whole(range): try m.int(field.name, range).map(ModeFieldValue.whole)
+                           case let .real(range): try m.double(field.name, range).map(ModeFieldValue.real)
+                           }
                        }
+                       r.mode = ModeField.mode(kind, values)
                    },
                    write: { w, _ in w.null() })
     }

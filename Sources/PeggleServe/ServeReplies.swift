@@ -180,10 +180,11 @@ extension ServeSession {
                 for kind in GameModeKind.allCases {
                     w.key(kind.rawValue)
                     w.beginObject()
-                    switch kind.defaultMode {
-                    case let .classic(balls): w.field("balls", balls)
-                    case let .beatTheScore(target, limit): w.field("target_score", target); w.field("time_limit", limit)
-                    case let .dodge(shots): w.field("shots", shots)
+                    for field in kind.fields {
+                        switch field.defaultValue {
+                        case let .whole(v): w.field(field.name, v)
+                        case let .real(v): w.field(field.name, v)
+                        }
                     }
                     w.endObject()
                 }

@@ -70,10 +70,44 @@ public struct StudioAPI: Sendable {
         public var pegKinds: [String]
         public var blockShapes: [String]
         public var powers: [String]
-        public var modes: [String]
+        /// The mode kinds and their fields, from `ModeField.all`: the page builds its mode form from them.
+        public var modes: [Mode]
         public var ratingBudget: Int
         /// Whether finished games are stored (the studio has a database).
         public var recording: Bool
+    }
+
+    /// A mode kind for the page: its name, its label, its fields.
+    public struct Mode: Sendable, Encodable {
+        public var name: String
+        public var label: String
+        public var fields: [Field]
+
+        init(_ kind: GameModeKind) {
+            name = kind.rawValue
+            label = kind.label
+            fields = kind.fields.map(Field.init)
+        }
+    }
+
+    /// A mode field for the page: `kind` "whole" or "real", its range and default.
+    public struct Field: Sendable, Encodable {
+        public var name: String
+        public var label: String
+        public var help: String
+        public var kind: String
+        public var min: Double
+        public var max: Double
+        public var `default`: Double
+
+        init(_ field: ModeField) {
+            name = field.name
+            label = field.label
+            help = field.help
+            kind = field.isWhole ? "whole" : "real"
+            (min, max) = field.bounds
+            `default` = field.defaultValue.number
+        }
     }
 
     public var config: Config {
@@ -89,7 +123,7 @@ public struct StudioAPI: Sendable {
             blockSide: ["min": rules.minBlockSide, "max": rules.maxBlockSide],
             cannonClearance: rules.cannonClearance, laneTop: rules.laneTop,
             pegKinds: PegKind.allCases.map(\.rawValue), blockShapes: BlockShape.allCases.map(\.rawValue),
-            powers: Power.allCases.map(\.rawValue), modes: GameModeKind.allCases.map(\.rawValue),
+            powers: Power.allCases.map(\.rawValue), modes: GameModeKind.allCases.map(Mode.init),
             ratingBudget: StudioRating.defaultBudget, recording: store != nil)
     }
 
@@ -193,22 +227,26 @@ public struct StudioAPI: Sendable {
     }
 
     /// The mode a settings operation asks for: the named mode with its fields (missing ones kept
-    /// from the current mode when it is the same kind, else that kind's defaults).
+    /// from the current mode when it is the same kind, else that kind's defaults). A field's range
+    /// is validation's to check (`Level.changeSettings`), with the level format's message.
     static func mode(_ op: EditOperation, current: GameMode) throws(StudioError) -> GameMode? {
-        let touched = op.balls != nil || op.shots != nil || op.targetScore != nil || op.timeLimit != nil
-        guard let name = op.mode ?? (touched ? current.name : nil) else { return nil }
+        guard let name = op.mode ?? (op.fields == nil ? nil : current.name) else { return nil }
         guard let kind = GameModeKind(rawValue: name) else {
             let names = GameModeKind.allCases.map(\.rawValue)
             throw .badRequest("bad request: op.mode '\(LevelCodec.cut(name))' is not "
                 + names.dropLast().joined(separator: ", ") + " or " + names.last!)
         }
-        switch current.kind == kind ? current : kind.defaultMode {
-        case let .classic(balls):
-            return .classic(balls: op.balls ?? balls)
-        case let .beatTheScore(targetScore, timeLimit):
-            return .beatTheScore(targetScore: op.targetScore ?? targetScore, timeLimit: op.timeLimit ?? timeLimit)
-        case let .dodge(shots):
-            return .dodge(shots: op.shots ?? shots)
+        var values: [String: ModeFieldValue] = [:]
+        for (fieldName, number) in (op.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let field = kind.field(fieldName) else {
+                throw .badRequest("bad request: op.fields.\(LevelCodec.cut(fieldName)) is not a field of \(kind.rawValue) (its fields: "
+                    + kind.fields.map(\.name).joined(separator: ", ") + ")")
+            }
+            guard let value = field.value(number) else {
+                throw .badRequest("bad request: op.fields.\(field.name): \(LevelCodec.number(number)) is not a whole number in \(field.rangeText)")
+            }
+            values[field.name] = value
         }
+        return ModeField.mode(kind, values, base: current)
     }
 }

@@ -29,11 +29,12 @@ public struct EditOperation: Decodable, Sendable {
     public var springiness: Double?
     // settings
     public var name: String?, author: String?, description: String?
-    /// A `GameModeKind` raw value ("classic", "beat_the_score" or "dodge"), with `balls`,
-    /// `targetScore` and `timeLimit`, or `shots`. Text, not the enum, so an unknown name gets the
-    /// studio's own message (`StudioAPI.mode`).
+    /// A `GameModeKind` raw value. Text, not the enum, so an unknown name gets the studio's own
+    /// message (`StudioAPI.mode`).
     public var mode: String?
-    public var balls: Int?, targetScore: Int?, timeLimit: Double?, shots: Int?
+    /// Mode fields by their level-format names (`ModeField.all`: `{"shots": 7}`), of `mode` or,
+    /// without it, of the level's mode. Numbers, checked against the field by `StudioAPI.mode`.
+    public var fields: [String: Double]?
     public var power: Power?
     public var purpleRoams: Bool?
 }

@@ -64,16 +64,19 @@ struct LevelCommandTests {
         #expect(r.stdout.split(separator: "\n").count == files.count)
     }
 
-    @Test("new --mode gives that mode with the level format's defaults, or the options given",
+    @Test("new --mode gives that mode with the level format's defaults, or the --field values given",
           arguments: [
               (["--mode", "dodge"], GameMode.dodge(shots: 5), "dodge: 5 clean shots", "none"),
               ([], GameMode.classic(balls: 10), "classic, 10 balls", "none"),
               (["--mode", "beat_the_score", "--power", "spooky"], GameMode.beatTheScore(targetScore: 50_000, timeLimit: 120),
                "beat the score: 50000 in 120 s", "spooky"),
-              (["--mode", "beat_the_score", "--target-score", "7", "--time-limit", "30.5"],
+              (["--mode", "beat_the_score", "--field", "target_score=7", "--field", "time_limit=30.5"],
                GameMode.beatTheScore(targetScore: 7, timeLimit: 30.5), "beat the score: 7 in 30.5 s", "none"),
-              (["--mode", "classic", "--balls", "3", "--shots", "9", "--power", "kaboom"], GameMode.classic(balls: 3),
+              (["--mode", "beat_the_score", "--field", "time_limit=3600"],
+               GameMode.beatTheScore(targetScore: 50_000, timeLimit: 3600), "beat the score: 50000 in 3600 s", "none"),
+              (["--mode", "classic", "--field", "balls=3", "--power", "kaboom"], GameMode.classic(balls: 3),
                "classic, 3 balls", "kaboom"),
+              (["--mode", "dodge", "--field", "shots=99"], GameMode.dodge(shots: 99), "dodge: 99 clean shots", "none"),
           ])
     func newModes(args: [String], mode: GameMode, summary: String, power: String) throws {
         let dir = try CLI.tempDir()
@@ -86,11 +89,31 @@ struct LevelCommandTests {
         #expect(level.power.rawValue == power)
     }
 
+    @Test("new --help lists every mode field from the table: its kind, name, range and default")
+    func newHelpListsTheFields() throws {
+        let r = try CLI.run(["level", "new", "--help"])
+        #expect(r.status == 0)
+        let help = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for field in ModeField.all {
+            #expect(help.contains("\(field.name) \(field.rangeText) (\(field.help), default \(field.defaultValue.text))"), "\(help)")
+        }
+        #expect(help.contains("classic: balls") && help.contains("beat_the_score: target_score") && help.contains("dodge: shots"))
+    }
+
     @Test("new refuses an unknown mode or power, and a mode field out of range, with exit code 2 and no file",
           arguments: [
               (["--mode", "siam"], "'siam'"), (["--power", "laser"], "'laser'"),
-              (["--mode", "dodge", "--shots", "0"], "mode: shots: 0 is outside 1...99"),
-              (["--balls", "100"], "mode: balls: 100 is outside 1...99"),
+              (["--mode", "dodge", "--field", "shots=0"], "mode: shots: 0 is outside 1...99"),
+              (["--field", "balls=100"], "mode: balls: 100 is outside 1...99"),
+              (["--mode", "beat_the_score", "--field", "time_limit=0.5"], "mode: time_limit: 0.5 is outside 1...3600 seconds"),
+              // A field of another kind is refused, not ignored; so are text, fractions and repeats.
+              (["--mode", "classic", "--field", "balls=3", "--field", "shots=9"],
+               "--field 'shots=9': classic has no field 'shots' (its fields: balls)"),
+              (["--field", "balls"], "--field 'balls': expected NAME=VALUE (classic's fields: balls)"),
+              (["--field", "balls=2.5"], "--field 'balls=2.5': '2.5' is not a whole number"),
+              (["--mode", "beat_the_score", "--field", "time_limit=soon"], "--field 'time_limit=soon': 'soon' is not a number"),
+              (["--field", "balls=3", "--field", "balls=4"], "--field balls is given twice"),
+              (["--balls", "3"], "'--balls'"),
           ])
     func newRefuses(args: [String], message: String) throws {
         let dir = try CLI.tempDir()

@@ -72,6 +72,24 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         }
     }
 
+    /// The mode form comes from `/api/config` (the table of mode fields), so the page names no
+    /// mode kind and no field: a new field or kind needs no change to the page.
+    @Test func thePageStatesNoModeOrModeField() throws {
+        let page = try ["index.html", "studio.js"].map {
+            try String(contentsOf: Repository.url("Sources/PeggleStudio/Page/" + $0), encoding: .utf8)
+        }.joined(separator: "\n").replacing(/id="[\w-]*"/, with: "")  // the HUD's `balls` is an element's id
+        #expect(page.contains("buildModeForm") && page.contains("studio.config.modes"))
+        var stated: [String] = []
+        for kind in GameModeKind.allCases where page.contains(kind.rawValue) || page.contains(kind.label) { stated.append(kind.rawValue) }
+        for field in ModeField.all {
+            // Quoted, as a form field's name, or as a label before its input (`r.shots` is a game's count).
+            for spelling in ["\"\(field.name)\"", "'\(field.name)'", "name=\"\(field.name)", "\(field.label) <"] where page.contains(spelling) {
+                stated.append(spelling)
+            }
+        }
+        #expect(stated.isEmpty, "the page restates \(stated)")
+    }
+
     @Test func configDescribesTheBoardAndThePalette() async throws {
         try await withStudio(try StudioFolder()) { client in
             let c = try json(try await client.execute(uri: "/api/config", method: .get).body)
@@ -231,7 +249,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(try LevelCodec.decode(Data((spun["level"] as! String).utf8)).blocks[0].rotation == 0.5)
 
             let settings = try json(try await edit(client, text, ["type": "settings", "name": "Final", "mode": "dodge",
-                                                                    "shots": 7, "power": "kaboom"]).body)
+                                                                    "fields": ["shots": 7], "power": "kaboom"]).body)
             let l = try LevelCodec.decode(Data((settings["level"] as! String).utf8))
             #expect(l.name == "Final")
             #expect(l.mode == .dodge(shots: 7))
@@ -254,12 +272,31 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(try await mode(dodge.text, ["mode": "classic"]).mode == .classic(balls: 10))
             // The same kind keeps its fields; a field alone changes the current mode.
             #expect(try await mode(classic, ["mode": "classic"]).mode == .classic(balls: 3))
-            #expect(try await mode(dodge.text, ["shots": 9]).mode == .dodge(shots: 9))
+            #expect(try await mode(dodge.text, ["fields": ["shots": 9]]).mode == .dodge(shots: 9))
+            let beat = LevelCodec.encode(Level(name: "Draft", mode: .beatTheScore(targetScore: 700, timeLimit: 60)))
+            #expect(try await mode(beat, ["fields": ["time_limit": 30.5]]).mode == .beatTheScore(targetScore: 700, timeLimit: 30.5))
+            #expect(try await mode(classic, ["mode": "beat_the_score", "fields": ["target_score": 9]]).mode
+                == .beatTheScore(targetScore: 9, timeLimit: 120))
+            // A field of another kind, a fraction in a whole field: refused, naming the field.
+            let foreign = try await edit(client, classic, ["type": "settings", "fields": ["shots": 9]])
+            #expect(foreign.status == .badRequest)
+            #expect(try errorText(foreign) == "bad request: op.fields.shots is not a field of classic (its fields: balls)")
+            let fraction = try await edit(client, classic, ["type": "settings", "fields": ["balls": 2.5]])
+            #expect(try errorText(fraction) == "bad request: op.fields.balls: 2.5 is not a whole number in 1...99")
             let unknown = try await edit(client, classic, ["type": "settings", "mode": "siam"])
             #expect(unknown.status == .badRequest)
             #expect(try errorText(unknown) == "bad request: op.mode 'siam' is not classic, beat_the_score or dodge")
             let config = try json(try await client.execute(uri: "/api/config", method: .get).body)
-            #expect(config["modes"] as? [String] == ["classic", "beat_the_score", "dodge"])
+            // The page builds its mode form from these: every kind and field of the table.
+            let modes = try #require(config["modes"] as? [[String: Any]])
+            #expect(modes.map { $0["name"] as? String } == ["classic", "beat_the_score", "dodge"])
+            #expect(modes.map { $0["label"] as? String } == ["classic", "beat the score", "dodge"])
+            let fields = modes.flatMap { ($0["fields"] as? [[String: Any]]) ?? [] }
+            #expect(fields.map { $0["name"] as? String } == ModeField.all.map(\.name))
+            let limit = try #require(fields.first { $0["name"] as? String == "time_limit" })
+            #expect(limit["kind"] as? String == "real" && limit["min"] as? Double == 1 && limit["max"] as? Double == 3600)
+            #expect(limit["default"] as? Double == 120 && limit["label"] as? String == "Time limit (s)")
+            #expect(fields.first?["kind"] as? String == "whole" && fields.first?["max"] as? Double == 99)
         }
     }
 
@@ -275,7 +312,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             let lane = try await edit(client, text, ["type": "add_peg", "peg": "blue", "x": 400, "y": 590])
             #expect(lane.status == .unprocessableContent)
             #expect(try errorText(lane) == "refused: peg 3 reaches into the bucket's lane: bottom edge at y = 602 > 560")
-            let balls = try await edit(client, text, ["type": "settings", "balls": 0])
+            let balls = try await edit(client, text, ["type": "settings", "fields": ["balls": 0]])
             #expect(try errorText(balls) == "refused: mode: balls: 0 is outside 1...99")
             let missing = try await edit(client, text, ["type": "move", "id": 2])
             #expect(missing.status == .badRequest)

@@ -201,6 +201,53 @@ def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_pa
 
 
 # One orange peg straight below the cannon and one ball: the first shot straight down wins.
+def test_the_mode_form_comes_from_the_config(studio, browser):
+    """The settings form's mode choice and fields are built from /api/config's table of mode
+    fields; changing the mode shows that mode's fields with its defaults, and an edited field
+    changes the level (by its level-format name), or is refused with validation's message."""
+    url, _ = studio
+    d = browser
+    wait = open_studio(d, url)
+    config = js(d, "studio.config")
+    select = d.find_element(By.CSS_SELECTOR, '#settings select[name="mode"]')
+    options = [(o.get_attribute("value"), o.text) for o in select.find_elements(By.TAG_NAME, "option")]
+    assert options == [(m["name"], m["label"]) for m in config["modes"]]
+    inputs = d.find_elements(By.CSS_SELECTOR, "#settings input[data-mode-field]")
+    assert [i.get_attribute("data-mode-field") for i in inputs] == [f["name"] for m in config["modes"] for f in m["fields"]]
+
+    def shown():
+        """The visible mode fields: name, label, value, min, max, step."""
+        out = []
+        for i in d.find_elements(By.CSS_SELECTOR, "#settings input[data-mode-field]"):
+            if i.is_displayed():
+                label = i.find_element(By.XPATH, "..").text.strip()
+                out.append((i.get_attribute("data-mode-field"), label, i.get_attribute("value"),
+                            i.get_attribute("min"), i.get_attribute("max"), i.get_attribute("step")))
+        return out
+
+    assert shown() == [("balls", "Balls", "10", "1", "99", "1")]
+    select.find_element(By.CSS_SELECTOR, 'option[value="beat_the_score"]').click()
+    wait.until(lambda d: js(d, "studio.level.mode.type") == "beat_the_score")
+    assert shown() == [("target_score", "Target score", "50000", "1", "100000000", "1"),
+                       ("time_limit", "Time limit (s)", "120", "1", "3600", "any")]
+    limit = d.find_element(By.CSS_SELECTOR, 'input[data-mode-field="time_limit"]')
+    # Typed over the selected value, as a person does (clearing the field first would send an
+    # empty value, which the form answers by showing the level's value again).
+    limit.send_keys(Keys.CONTROL, "a")
+    limit.send_keys("90.5", Keys.TAB)
+    wait.until(lambda d: js(d, "studio.level.mode.time_limit") == 90.5)
+    assert js(d, "studio.level.mode") == {"type": "beat_the_score", "target_score": 50000, "time_limit": 90.5}
+    shot(d, "mode-form")
+    # Out of range: refused with the level format's message, and the form shows the level's value again.
+    limit.send_keys(Keys.CONTROL, "a")
+    limit.send_keys("5000", Keys.TAB)
+    message = d.find_element(By.ID, "message")
+    wait.until(lambda d: "time_limit" in message.text)
+    assert message.text.endswith("mode: time_limit: 5000 is outside 1...3600 seconds"), message.text
+    wait.until(lambda d: limit.get_attribute("value") == "90.5")
+    assert js(d, "studio.level.mode.time_limit") == 90.5
+
+
 ONE_SHOT = {"format": 1, "name": "One Shot", "mode": {"type": "classic", "balls": 1}, "power": "none",
             "pegs": [{"id": 1, "kind": "orange", "x": 400, "y": 300, "radius": 12}], "blocks": []}
 

@@ -729,6 +729,25 @@ function buildPalette() {
   for (const p of studio.config.powers) power.add(new Option(p, p));
 }
 
+// The mode form, built from /api/config's table of mode fields (ModeField.all on the server): the
+// page writes no mode, label or range of its own. Each field's input shows only for its mode.
+function buildModeForm() {
+  const select = field("mode"), box = $("#mode-fields");
+  for (const m of studio.config.modes) {
+    select.add(new Option(m.label, m.name));
+    for (const f of m.fields) {
+      const label = document.createElement("label");
+      label.dataset.for = m.name;
+      label.title = `${f.help}: ${f.min} to ${f.max}, default ${f["default"]}`;
+      const input = document.createElement("input");
+      Object.assign(input, { type: "number", min: f.min, max: f.max, step: f.kind === "whole" ? 1 : "any" });
+      input.dataset.modeField = f.name;
+      label.append(`${f.label} `, input);
+      box.appendChild(label);
+    }
+  }
+}
+
 function slider(label, value, min, max, step, onChange) {
   const l = document.createElement("label");
   l.textContent = label + " ";
@@ -786,10 +805,7 @@ function fillSettings() {
   field("mode").value = m.type;
   // Only the mode's own fields are shown, and the level always has them (the server fills a
   // new mode's defaults), so the page keeps no defaults of its own.
-  field("balls").value = m.balls ?? "";
-  field("targetScore").value = m.target_score ?? "";
-  field("timeLimit").value = m.time_limit ?? "";
-  field("shots").value = m.shots ?? "";
+  for (const input of f.querySelectorAll("[data-mode-field]")) input.value = m[input.dataset.modeField] ?? "";
   field("power").value = l.power;
   field("purpleRoams").checked = l.purple_roams !== false;
   for (const lab of f.querySelectorAll("[data-for]")) lab.hidden = lab.dataset.for !== m.type;
@@ -797,9 +813,12 @@ function fillSettings() {
 
 function settingsChanged(ev) {
   const name = ev.target.name, op = { type: "settings" };
-  if (name === "purpleRoams") op.purpleRoams = field(name).checked;
-  else if (["balls", "targetScore", "shots"].includes(name)) op[name] = parseInt(field(name).value, 10);
-  else if (name === "timeLimit") op.timeLimit = parseFloat(field(name).value);
+  const modeField = ev.target.dataset.modeField;
+  if (modeField) {
+    // A mode field travels by its level-format name; the server checks it against the table.
+    if (ev.target.value === "") { fillSettings(); return; }
+    op.fields = { [modeField]: Number(ev.target.value) };
+  } else if (name === "purpleRoams") op.purpleRoams = field(name).checked;
   else op[name] = field(name).value;
   edit(op).then((ok) => { if (!ok) fillSettings(); });
 }
@@ -866,6 +885,7 @@ function setMode(mode) {
 async function start() {
   studio.config = await api("GET", "/api/config");
   buildPalette();
+  buildModeForm();
   $("#budget").value = studio.config.ratingBudget;
   for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
   $("#new").onclick = newLevel;

@@ -25,14 +25,3 @@ struct ScriptedShots: ParsableArguments {
         (try Files.loadLevel(level, rules: rules), try angles.map { try Parse.angles($0, rules: rules) } ?? [])
     }
 }
-
-extension GameMode {
-    /// "classic, 10 balls".
-    var summary: String {
-        switch self {
-        case let .classic(balls): "\(name), \(balls) balls"
-        case let .beatTheScore(target, limit): "beat the score: \(target) in \(LevelCodec.number(limit)) s"
-        case let .dodge(shots): "\(name): \(shots) clean shots"
-        }
-    }
-}

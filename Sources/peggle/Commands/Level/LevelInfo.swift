@@ -22,10 +22,11 @@ struct LevelInfo: ParsableCommand {
         let springy = level.blocks.filter { $0.springiness > 0 }.count
         if json {
             var mode: [String: Any] = ["type": level.mode.name]
-            switch level.mode {
-            case let .classic(balls): mode["balls"] = balls
-            case let .beatTheScore(t, l): mode["target_score"] = t; mode["time_limit"] = l
-            case let .dodge(s): mode["shots"] = s
+            for (field, value) in level.mode.fieldValues {
+                switch value {
+                case let .whole(v): mode[field.name] = v
+                case let .real(v): mode[field.name] = v
+                }
             }
             printLine(try JSON.text([
                 "file": file, "name": level.name, "mode": mode, "power": level.power.rawValue,

@@ -22,27 +22,21 @@ struct LevelNew: ParsableCommand {
     @Option(help: "The game mode.")
     var mode = GameModeKind.classic
 
-    @Option(help: "Classic: balls to start with.")
-    var balls = GameMode.defaultBalls
-
-    @Option(help: "Beat the score: points to reach.")
-    var targetScore = GameMode.defaultTargetScore
-
-    @Option(help: "Beat the score: game seconds allowed.")
-    var timeLimit = GameMode.defaultTimeLimit
-
-    @Option(help: "Dodge: clean shots needed.")
-    var shots = GameMode.defaultShots
+    // One repeatable option for every mode field, so a new field needs no option of its own.
+    @Option(name: .customLong("field"), help: ArgumentHelp(
+        "A field of the mode, NAME=VALUE (repeatable; a field not given takes its default): "
+            + GameModeKind.allCases.map { kind in
+                "\(kind.rawValue): " + kind.fields.map { "\($0.name) \($0.rangeText) (\($0.help), default \($0.defaultValue.text))" }
+                    .joined(separator: ", ")
+            }.joined(separator: "; ") + ".",
+        valueName: "name=value"))
+    var fields: [String] = []
 
     @Option(help: "The power green pegs fire.")
     var power = Power.none
 
     func run() throws {
-        let gameMode: GameMode = switch mode {
-        case .classic: .classic(balls: balls)
-        case .beatTheScore: .beatTheScore(targetScore: targetScore, timeLimit: timeLimit)
-        case .dodge: .dodge(shots: shots)
-        }
+        let gameMode = try Self.mode(mode, fields)
         let level = Level(name: name, mode: gameMode, power: power)
         // An empty level is valid except for its missing pegs; check everything else now.
         if let issue = level.validate().first(where: { $0.path != "pegs" }) { throw UserError(issue.description) }
@@ -64,5 +58,25 @@ struct LevelNew: ParsableCommand {
         }
         try Files.write(LevelCodec.encode(level), to: path)
         printLine("created \(path): '\(name)', \(gameMode.summary), power \(power.rawValue)")
+    }
+
+    /// `kind`'s mode with the `--field` values (NAME=VALUE), each a field of that kind given once
+    /// and a number of its domain; the ranges are validation's (the level format's messages).
+    static func mode(_ kind: GameModeKind, _ fields: [String]) throws -> GameMode {
+        var values: [String: ModeFieldValue] = [:]
+        for text in fields {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let names = kind.fields.map(\.name).joined(separator: ", ")
+            guard parts.count == 2 else { throw UserError("--field '\(text)': expected NAME=VALUE (\(kind.rawValue)'s fields: \(names))") }
+            guard let field = kind.field(parts[0]) else {
+                throw UserError("--field '\(text)': \(kind.rawValue) has no field '\(parts[0])' (its fields: \(names))")
+            }
+            guard values[field.name] == nil else { throw UserError("--field \(field.name) is given twice") }
+            guard let value = field.value(parsing: parts[1]) else {
+                throw UserError("--field '\(text)': '\(parts[1])' is not a \(field.domainName)")
+            }
+            values[field.name] = value
+        }
+        return ModeField.mode(kind, values)
     }
 }
