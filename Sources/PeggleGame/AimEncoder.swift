@@ -107,8 +107,8 @@ public struct AimScene: Sendable {
     var game: GameState?
     /// The physics' free-flight bound over the same obstacles at the board's angle (`.never`:
     /// every trace step sweeps, as before the bound; `usesBound` false, for the test that
-    /// compares). A view without ownership: `game` holds the world whose store owns the grid.
-    var probe = ClearanceProbe.View.never
+    /// compares). It holds no reference: `game` keeps the world whose store owns the grid.
+    var probe = ClearanceProbe.never
     var usesBound = true
     var items: [Item] = []
     var edges: [Edge] = []
@@ -152,7 +152,7 @@ public struct AimScene: Sendable {
     mutating func load(_ game: GameState) {
         self.game = game
         rules = game.rules
-        probe = usesBound ? game.world.clearanceProbe.view : .never
+        probe = usesBound ? game.world.clearanceProbe : .never
         touched.removeAll(keepingCapacity: true)
         touched.append(contentsOf: repeatElement(false, count: game.pegs.count))
         grazed.removeAll(keepingCapacity: true)

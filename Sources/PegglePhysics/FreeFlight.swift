@@ -331,48 +331,32 @@ extension ObstacleStore {
 /// The free-flight bound of a world at one moment, for code that traces paths of its own over
 /// the same obstacles (the `aim` encoder): whether a ball centre moving from world point `p` by
 /// `d` provably touches none of the store's obstacles, with the board held at the angle it had
-/// when the probe was taken. A snapshot: it keeps the store's bound alive and never changes.
+/// when the probe was taken. A plain value without a reference (the `aim` trace reads it on every
+/// step, and a reference would be counted on each copy): it is valid only while the world it came
+/// from, or a copy sharing its store, lives (the caller keeps the game).
 public struct ClearanceProbe: @unchecked Sendable {
-    /// Keeps the grid's memory alive.
-    let owner: AnyObject
     @usableFromInline let grid: ClearanceGrid
     @usableFromInline let frame: RotatingFrame
     @usableFromInline let inverse: (c: Double, s: Double)
+
+    /// A probe that clears no move (a grid of no cells), for a caller without a bound.
+    public static let never = ClearanceProbe(grid: .empty, frame: RotatingFrame(center: .zero), inverse: (1, 0))
 
     /// True only when no obstacle the store was built with (removed pegs included) comes within
     /// reach of the move; false when unsure. Rotating into the store's frame rounds by about
     /// 1e-13 of the board's size, far inside the bound's margin (1/64 unit).
     @inlinable @inline(__always)
-    public func clears(from p: Vec2, by d: Vec2) -> Bool { view.clears(from: p, by: d) }
-
-    /// The probe without the reference that keeps its memory: a plain value, so a copy costs no
-    /// reference counting (the `aim` trace reads one on every step). Valid only while a store
-    /// sharing the grid lives (the caller keeps the world, or this probe, alive).
-    public var view: View { View(grid: grid, frame: frame, inverse: inverse) }
-
-    /// See `view`.
-    public struct View: @unchecked Sendable {
-        @usableFromInline let grid: ClearanceGrid
-        @usableFromInline let frame: RotatingFrame
-        @usableFromInline let inverse: (c: Double, s: Double)
-
-        /// A view that clears no move (a grid of no cells), for a caller without a bound.
-        public static let never = View(grid: .empty, frame: RotatingFrame(center: .zero), inverse: (1, 0))
-
-        /// `ClearanceProbe.clears`.
-        @inlinable @inline(__always)
-        public func clears(from p: Vec2, by d: Vec2) -> Bool {
-            let angle = frame.angle
-            if angle == 0 { return grid.clears(from: p, by: d) }
-            let q0 = frame.toLocal(p, angle: angle, inverse: inverse)
-            return grid.clears(from: q0, by: frame.toLocal(p + d, angle: angle, inverse: inverse) - q0)
-        }
+    public func clears(from p: Vec2, by d: Vec2) -> Bool {
+        let angle = frame.angle
+        if angle == 0 { return grid.clears(from: p, by: d) }
+        let q0 = frame.toLocal(p, angle: angle, inverse: inverse)
+        return grid.clears(from: q0, by: frame.toLocal(p + d, angle: angle, inverse: inverse) - q0)
     }
 }
 
 extension PhysicsWorld {
     /// The free-flight bound at the board's current angle (`ClearanceProbe`).
     public var clearanceProbe: ClearanceProbe {
-        ClearanceProbe(owner: store.freeFlightOwner, grid: store.freeFlightGrid, frame: frame, inverse: frame.angle != 0 ? (Trig.cos(-frame.angle), Trig.sin(-frame.angle)) : (1, 0))
+        ClearanceProbe(grid: store.freeFlightGrid, frame: frame, inverse: frame.angle != 0 ? (Trig.cos(-frame.angle), Trig.sin(-frame.angle)) : (1, 0))
     }
 }

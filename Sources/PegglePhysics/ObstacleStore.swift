@@ -255,9 +255,6 @@ public struct ObstacleStore: Sendable {
         freeFlightGrid = storage.clearance.grid
     }
 
-    /// The object that owns the free-flight bound's memory (`ClearanceProbe` keeps it alive).
-    var freeFlightOwner: AnyObject { storage.clearance }
-
     /// Number of obstacles (enabled or not).
     public var count: Int { storage.obstacles.count }
 
