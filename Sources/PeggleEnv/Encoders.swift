@@ -1,6 +1,7 @@
 import PeggleGame
 import PeggleLevel
 import PegglePhysics
+import Synchronization
 
 /// Which observation encoder an environment uses.
 public enum EncoderKind: String, Sendable, CaseIterable {
@@ -93,6 +94,11 @@ public struct ObservationEncoder: Sendable, Equatable {
         }
         return nil
     }
+
+    /// Bytes an environment keeps per level beside its new game for this encoder (the `aim`
+    /// encoder's start traces, `KeptStartTraces`: about 640 a bin, a trace and its arrays), for
+    /// the serve memory budget.
+    public var keptBytesPerLevel: Int { kind == .aim ? 640 * aim.bins : 0 }
 
     /// Writes the observation of `state` (after `shots` of an episode capped at `maxShots`).
     /// `scratch` keeps the `pixels` and `aim` encoders' buffers from call to call.
@@ -276,6 +282,25 @@ public struct EncoderScratch: Sendable {
     var rgb: [UInt8] = []
     var aimScene = AimScene()
     public init(renderer: (any BoardRasterizer)? = nil) { self.renderer = renderer }
+}
+
+/// The `aim` encoder's traces of each level's board before its first shot, shared by every
+/// copy of an environment (a vector's environments, its snapshots): a level's first observation
+/// traces every bin from the cannon, and the board is the same at every reset of the level, so
+/// later episodes on it start from these (`AimScene.start(from:)`) and trace only what their
+/// shots change. Kept for as many levels as the environment keeps new games (`EnvConfig.keptLevels`).
+final class KeptStartTraces: Sendable {
+    private let traces = Mutex<[UInt64: AimStartTraces]>([:])
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// The traces of level `key` (a level seed, or a level file's index), if kept.
+    func traces(_ key: UInt64) -> AimStartTraces? { traces.withLock { $0[key] } }
+
+    func keep(_ kept: AimStartTraces, _ key: UInt64) {
+        traces.withLock { if $0.count < limit { $0[key] = kept } }
+    }
 }
 
 extension ObservationEncoder {

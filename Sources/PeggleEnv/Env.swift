@@ -67,6 +67,8 @@ public struct PeggleEnv: Sendable {
     /// generated so far, shared by every copy of this environment (a vector's environments, its
     /// snapshots), so each level is generated once and later resets cost a copy.
     let generated: GeneratedGames?
+    /// With the `aim` encoder, its traces of each kept level's board before the first shot.
+    let startTraces: KeptStartTraces?
     /// The seed of the level being played (procedural levels only).
     public private(set) var levelSeed: UInt64?
     public private(set) var generatorSeed: UInt64?
@@ -137,6 +139,7 @@ public struct PeggleEnv: Sendable {
         } else {
             generated = nil
         }
+        startTraces = encoder.kind == .aim && config.keptLevels > 0 ? KeptStartTraces(limit: config.keptLevels) : nil
     }
 
     public var observationSpace: Space { encoder.space }
@@ -167,11 +170,14 @@ public struct PeggleEnv: Sendable {
         }
         let chosen: Int
         var g: GameState
+        // The level's key among the kept start traces: its seed, or its file's index.
+        let levelKey: UInt64
         if let p = config.procedural {
             let s = level.map { p.seed(ofIndex: $0) } ?? p.drawSeed(&rng)
             (g, generatorSeed) = try newGame(p, seed: s)
             chosen = Int(s - UInt64(p.startLevel))
             levelSeed = s
+            levelKey = s
         } else {
             if let level {
                 chosen = level
@@ -185,6 +191,7 @@ public struct PeggleEnv: Sendable {
                 }
             }
             g = fresh[chosen]
+            levelKey = UInt64(chosen)
         }
         // 63 bits, so the seed fits a signed 64-bit integer wherever it is reported (NumPy int64).
         let gameSeed = rng.next() >> 1
@@ -194,12 +201,16 @@ public struct PeggleEnv: Sendable {
         if config.bucketStart == .random { g.placeBucket(phase: rng.nextUnit()) }
         if config.aimNoise > 0 { noise = SeededGenerator(seed: rng.next()) }
         game = g
-        scratch.aimScene.forgetTraces()
+        let kept = startTraces?.traces(levelKey)
+        if let kept { scratch.aimScene.start(from: kept) } else { scratch.aimScene.forgetTraces() }
         levelIndex = chosen
         shots = 0
         isDone = false
         lastShot = nil
         observe(into: obs)
+        if kept == nil, let cache = startTraces, let traced = encoder.aim.startTraces(in: scratch.aimScene) {
+            cache.keep(traced, levelKey)
+        }
         var info = summary()
         info.gameSeed = gameSeed
         return info

@@ -72,9 +72,18 @@ public struct AimEncoder: Sendable, Equatable {
                 scene.trace(angle: angle(bin: b), maxContacts: maxContacts, into: &trace, resumingAt: k)
             }
             let row = UnsafeMutableBufferPointer(rebasing: out[(b * Self.featureCount)..<((b + 1) * Self.featureCount)])
-            scene.describe(trace, angle: angle(bin: b), maxAim: maxAim, into: row)
+            scene.describe(trace, of: game, angle: angle(bin: b), maxAim: maxAim, into: row)
             swap(&trace, &scene.traces[b])
         }
+        scene.unload()
+    }
+
+    /// Every bin's trace in `scene` after it encoded a game that had taken no shot, to start
+    /// later games of the same level from (`AimScene.start(from:)`); nil unless every bin holds
+    /// a trace of this encoder.
+    public func startTraces(in scene: AimScene) -> AimStartTraces? {
+        guard scene.traces.count == bins, scene.traces.allSatisfy(\.valid) else { return nil }
+        return AimStartTraces(encoder: self, boardAngle: scene.tracedAngle, traces: scene.traces)
     }
 
     /// Convenience: the features of `game` as a new array (tests, one-off use).
@@ -83,6 +92,15 @@ public struct AimEncoder: Sendable, Equatable {
         out.withUnsafeMutableBufferPointer { encode(game, into: $0) }
         return out
     }
+}
+
+/// Every bin's trace on a level's board before the first shot (`AimEncoder.startTraces(in:)`),
+/// kept with an environment's level so that later episodes on it start without tracing.
+public struct AimStartTraces: Sendable {
+    /// The encoder that traced them (its bins, aim range and contacts).
+    public let encoder: AimEncoder
+    let boardAngle: Double
+    let traces: [AimScene.Trace]
 }
 
 /// The board of one decision in world coordinates, with a uniform grid over the obstacles so a
@@ -145,8 +163,27 @@ public struct AimScene: Sendable {
         for b in traces.indices { traces[b].valid = false }
     }
 
+    /// Starts a new game of a level from the traces an encoder left on an earlier new game of the
+    /// same level (`AimEncoder.startTraces(in:)`): the caller promises that the next `encode`,
+    /// with `keepTraces`, is of such a game (every peg in play, the same board). A trace depends
+    /// only on the board, so they are the traces that encode would make; copied into this
+    /// scene's buffers, so a later retrace writes its own memory.
+    public mutating func start(from kept: AimStartTraces) {
+        if traces.count != kept.traces.count { traces = Array(repeating: Trace(), count: kept.traces.count) }
+        for b in traces.indices { traces[b].assign(kept.traces[b]) }
+        tracedAngle = kept.boardAngle
+    }
+
     /// The scene of `game`.
     init(_ game: GameState) { load(game) }
+
+    /// Lets go of the game `load` kept (and the probe into its store's grid, which the game kept
+    /// alive). A scene that held on to it between observations shared the environment's game,
+    /// so the next shot, played in place, copied every array it wrote.
+    mutating func unload() {
+        game = nil
+        probe = .never
+    }
 
     /// Makes this the scene of `game`, keeping the buffers' capacity.
     mutating func load(_ game: GameState) {
@@ -322,6 +359,19 @@ public struct AimScene: Sendable {
         /// trace goes on from there: the same steps on the same values as a trace from the
         /// cannon, which would only repeat the earlier ones.
         var resumes: [Resume] = []
+
+        /// Becomes a copy of `other`, in its own buffers (their capacity kept).
+        mutating func assign(_ other: Trace) {
+            valid = other.valid
+            (firstPeg, firstPoint) = (other.firstPeg, other.firstPoint)
+            touched.removeAll(keepingCapacity: true)
+            touched.append(contentsOf: other.touched)
+            grazed.removeAll(keepingCapacity: true)
+            grazed.append(contentsOf: other.grazed)
+            (laneTime, laneX) = (other.laneTime, other.laneX)
+            resumes.removeAll(keepingCapacity: true)
+            resumes.append(contentsOf: other.resumes)
+        }
     }
 
     /// A trace's state at the start of a step (see `Trace.resumes`).
@@ -432,10 +482,12 @@ public struct AimScene: Sendable {
         for peg in grazedList { trace.grazed.append(Int32(peg)) }
     }
 
-    /// Writes the features of `trace`, a shot at `angle`, on the scene's game into `row`.
-    mutating func describe(_ trace: Trace, angle: Double, maxAim: Double, into row: UnsafeMutableBufferPointer<Float>) {
+    /// Writes the features of `trace`, a shot at `angle`, on `game` (the scene's) into `row`.
+    /// The game is the caller's, borrowed: a copy of the scene's own (`let game = self.game!`)
+    /// cost a copy of the whole state and a retain of each of its arrays on every call.
+    mutating func describe(_ trace: Trace, of game: borrowing GameState, angle: Double, maxAim: Double,
+                           into row: UnsafeMutableBufferPointer<Float>) {
         for k in row.indices { row[k] = 0 }
-        let game = self.game!
         let rb = rules.physics.ballRadius
         for i in touchedList { touched[i] = false }
         touchedList.removeAll(keepingCapacity: true)

@@ -117,7 +117,8 @@ public final class ServeSession {
     /// Steps with 128 object slots, a diverged copy holds about 35 KB per environment; this
     /// estimates 44 KB.
     /// With procedural levels of at most 1,000 seeds, the new game of every level generated is
-    /// kept too (one state at the generator's largest level per seed).
+    /// kept too (one state at the generator's largest level per seed), and with the `aim` encoder
+    /// each kept level's start traces.
     public static func estimatedBytes(_ config: EnvConfig, count: Int) -> Int {
         let state = 16_384 + 256 * config.largestLevel
         // The pixels encoder's rasteriser keeps a picture (3 bytes a pixel) and a coverage mask (4).
@@ -125,7 +126,7 @@ public final class ServeSession {
         let raster = encoder.kind == .pixels ? 7 * encoder.pixelWidth * encoder.pixelHeight : 0
         let perEnv = 2 * encoder.size * 4 + state + raster + (config.recordTrajectory ? 65_536 : 0)
         let kept = config.keptLevels
-        return count * perEnv + kept * state
+        return count * perEnv + kept * (state + encoder.keptBytesPerLevel)
     }
 
     /// Bytes in whole MiB (2^20 bytes), rounded up.

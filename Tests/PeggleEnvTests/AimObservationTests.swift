@@ -51,6 +51,30 @@ import Testing
         }
     }
 
+    /// Procedural levels repeat (3 level seeds, 12 episodes: at least 9 resets are of a level
+    /// seen before), and a repeated level's first observation starts from the traces kept at its
+    /// first reset: every row, at the reset and after each shot, is the bits of a fresh encoder's.
+    @Test func episodesOnAKeptLevelStartFromItsTracesBitForBit() throws {
+        var c = aimConfig([], bins: 31)
+        c.procedural = ProceduralLevels(numLevels: 3, startLevel: 40, distribution: .hard)
+        c.maxShots = 4
+        var env = try PeggleEnv(config: c)
+        let encoder = AimEncoder(bins: 31)
+        var g = SeededGenerator(seed: 9)
+        var seen: Set<UInt64> = [], repeats = 0
+        for episode in 0..<12 {
+            var (obs, info) = try env.reset(seed: UInt64(100 + episode))
+            if !seen.insert(info.levelSeed!).inserted { repeats += 1 }
+            while true {
+                #expect(obs.map(\.bitPattern) == encoder.encode(env.game!).map(\.bitPattern), "episode \(episode), shot \(env.shots)")
+                let out = try env.step(Double(g.nextInt(below: 31)))
+                obs = out.observation
+                if out.terminated || out.truncated { break }
+            }
+        }
+        #expect(repeats >= 9)
+    }
+
     @Test func actionBFiresAtRowBsAngle() throws {
         var env = try PeggleEnv(config: aimConfig([try bundled("first-steps")], bins: 31))
         let encoder = AimEncoder(bins: 31)
