@@ -58,7 +58,11 @@ public struct AimEncoder: Sendable, Equatable {
     public func encode(_ game: GameState, scene: inout AimScene, keepTraces: Bool = false,
                        into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "feature buffer too small")
-        scene.load(game)
+        // A game played on since the scene's last full load, at the same board angle, differs
+        // from it only by pegs removed: the scene drops those instead of being rebuilt.
+        if keepTraces && scene.loadedGame && scene.loadedAngle == game.boardAngle { scene.update(game) } else { scene.load(game) }
+        scene.loadedGame = keepTraces
+        scene.loadedAngle = game.boardAngle
         if scene.traces.count != bins { scene.traces = Array(repeating: AimScene.Trace(), count: bins) }
         if !keepTraces || scene.tracedAngle != game.boardAngle { scene.forgetTraces() }
         scene.tracedAngle = game.boardAngle
@@ -106,7 +110,7 @@ public struct AimStartTraces: Sendable {
 /// The board of one decision in world coordinates, with a uniform grid over the obstacles so a
 /// trace step tests only the few objects near it.
 public struct AimScene: Sendable {
-    /// What an obstacle is: a peg index, or -1 for a block.
+    /// What an obstacle is: a peg index, -1 for a block, or `removedPeg` (its peg is gone).
     struct Item {
         var peg: Int
         var kind: PegKind?
@@ -130,12 +134,15 @@ public struct AimScene: Sendable {
     var usesBound = true
     var items: [Item] = []
     var edges: [Edge] = []
-    /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellStart[c + 1]` in `cellItems`.
+    /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellEnd[c]` in `cellItems`
+    /// (a new scene's lists are contiguous, `cellEnd[c] == cellStart[c + 1]`; `update` shortens them).
     var cellStart: [Int32] = []
+    var cellEnd: [Int32] = []
     var cellItems: [Int32] = []
     /// The same grid holding only the orange pegs (in the same order), which is all `graze`
     /// looks at: most cells hold none, so a trace step's graze test is usually one comparison.
     var orangeStart: [Int32] = []
+    var orangeEnd: [Int32] = []
     var orangeItems: [Int32] = []
     static let cell = 40.0, cols = 20, rows = 16
     /// Remaining orange pegs: index and centre.
@@ -151,6 +158,10 @@ public struct AimScene: Sendable {
     /// and the board's turn they were traced on.
     var traces: [Trace] = []
     var tracedAngle = 0.0
+    /// Whether the scene holds an earlier observation of the game being played (kept traces),
+    /// built at `loadedAngle`; cleared with the traces.
+    var loadedGame = false
+    var loadedAngle = 0.0
     /// Scratch of `load`: each item's grid bounds, and the counting sort's counters.
     var bounds: [(Vec2, Vec2)] = []
     var fill: [Int32] = []
@@ -161,6 +172,7 @@ public struct AimScene: Sendable {
     /// Drops the kept traces (a new game starts).
     public mutating func forgetTraces() {
         for b in traces.indices { traces[b].valid = false }
+        loadedGame = false
     }
 
     /// Starts a new game of a level from the traces an encoder left on an earlier new game of the
@@ -172,6 +184,7 @@ public struct AimScene: Sendable {
         if traces.count != kept.traces.count { traces = Array(repeating: Trace(), count: kept.traces.count) }
         for b in traces.indices { traces[b].assign(kept.traces[b]) }
         tracedAngle = kept.boardAngle
+        loadedGame = false
     }
 
     /// The scene of `game`.
@@ -233,11 +246,8 @@ public struct AimScene: Sendable {
         let n = Self.cols * Self.rows
         cellStart.removeAll(keepingCapacity: true)
         cellStart.append(contentsOf: repeatElement(0, count: n + 1))
-        func cells(_ b: (Vec2, Vec2)) -> (Int, Int, Int, Int) {
-            (Self.col(b.0.x), Self.col(b.1.x), Self.row(b.0.y), Self.row(b.1.y))
-        }
         for b in bounds {
-            let (c0, c1, r0, r1) = cells(b)
+            let (c0, c1, r0, r1) = Self.cells(b)
             for y in r0...r1 { for x in c0...c1 { cellStart[y * Self.cols + x + 1] += 1 } }
         }
         for c in 0..<n { cellStart[c + 1] += cellStart[c] }
@@ -246,7 +256,7 @@ public struct AimScene: Sendable {
         fill.removeAll(keepingCapacity: true)
         fill.append(contentsOf: cellStart)
         for (k, b) in bounds.enumerated() {
-            let (c0, c1, r0, r1) = cells(b)
+            let (c0, c1, r0, r1) = Self.cells(b)
             for y in r0...r1 {
                 for x in c0...c1 {
                     let c = y * Self.cols + x
@@ -264,6 +274,50 @@ public struct AimScene: Sendable {
             }
         }
         orangeStart.append(Int32(orangeItems.count))
+        cellEnd.removeAll(keepingCapacity: true)
+        cellEnd.append(contentsOf: cellStart[1...])
+        orangeEnd.removeAll(keepingCapacity: true)
+        orangeEnd.append(contentsOf: orangeStart[1...])
+    }
+
+    /// Makes this the scene of `game`, a later state of the game it was loaded with at the same
+    /// board angle: pegs are only ever removed (never added, moved or turned orange), so the
+    /// scene of `game` is this one without the removed pegs. Each leaves the cell lists and
+    /// orange lists of its cells, which keep their order (so every sweep visits what a new
+    /// scene's would, in the same order), and its item is marked `removedPeg`.
+    mutating func update(_ game: GameState) {
+        self.game = game
+        probe = usesBound ? game.world.clearanceProbe : .never
+        var orangeGone = false
+        for i in items.indices where items[i].peg >= 0 && game.pegs[items[i].peg].isRemoved {
+            items[i].peg = Self.removedPeg
+            let isOrange = items[i].kind == .orange
+            orangeGone = orangeGone || isOrange
+            let (c0, c1, r0, r1) = Self.cells(bounds[i])
+            for y in r0...r1 {
+                for x in c0...c1 {
+                    let c = y * Self.cols + x
+                    Self.remove(Int32(i), from: &cellItems, Int(cellStart[c]), &cellEnd[c])
+                    if isOrange { Self.remove(Int32(i), from: &orangeItems, Int(orangeStart[c]), &orangeEnd[c]) }
+                }
+            }
+        }
+        if orangeGone { orange.removeAll { game.pegs[$0.peg].isRemoved } }
+    }
+
+    /// An item whose peg has been removed (`update`): in no list, and skipped like a block.
+    static let removedPeg = -2
+
+    /// Takes `item` out of the list `list[start..<end]`, keeping the others' order.
+    static func remove(_ item: Int32, from list: inout [Int32], _ start: Int, _ end: inout Int32) {
+        guard let j = list[start..<Int(end)].firstIndex(of: item) else { return }
+        for k in j..<(Int(end) - 1) { list[k] = list[k + 1] }
+        end -= 1
+    }
+
+    /// The grid cells an item's bounds cover: columns c0...c1, rows r0...r1.
+    static func cells(_ b: (Vec2, Vec2)) -> (Int, Int, Int, Int) {
+        (col(b.0.x), col(b.1.x), row(b.0.y), row(b.1.y))
     }
 
     static func col(_ x: Double) -> Int { min(max(Int((x / cell).rounded(.down)), 0), cols - 1) }
@@ -284,27 +338,29 @@ public struct AimScene: Sendable {
         items.withUnsafeBufferPointer { items in
             edges.withUnsafeBufferPointer { edges in
                 cellStart.withUnsafeBufferPointer { cellStart in
-                    cellItems.withUnsafeBufferPointer { cellItems in
-                        for y in r0...r1 {
-                            for x in c0...c1 {
-                                let c = y * Self.cols + x
-                                for k in Int(cellStart[c])..<Int(cellStart[c + 1]) {
-                                    let i = Int(cellItems[k])
-                                    let item = items[i]
-                                    if item.isCircle {
-                                        if let s = Sweep.circle(from: p, by: dq, center: item.center, radius: item.radius), s < bestS {
-                                            (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - item.center).normalized)
+                    cellEnd.withUnsafeBufferPointer { cellEnd in
+                        cellItems.withUnsafeBufferPointer { cellItems in
+                            for y in r0...r1 {
+                                for x in c0...c1 {
+                                    let c = y * Self.cols + x
+                                    for k in Int(cellStart[c])..<Int(cellEnd[c]) {
+                                        let i = Int(cellItems[k])
+                                        let item = items[i]
+                                        if item.isCircle {
+                                            if let s = Sweep.circle(from: p, by: dq, center: item.center, radius: item.radius), s < bestS {
+                                                (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - item.center).normalized)
+                                            }
+                                            continue
                                         }
-                                        continue
-                                    }
-                                    for e in item.firstEdge..<(item.firstEdge + item.edgeCount) {
-                                        let edge = edges[e]
-                                        if let s = Sweep.edge(from: p, by: dq, normal: edge.normal, offset: edge.offset, ballRadius: rb,
-                                                              along: edge.u, t0: edge.t0, t1: edge.t1), s < bestS {
-                                            (bestS, bestItem, bestNormal) = (s, i, edge.normal)
-                                        }
-                                        if let s = Sweep.circle(from: p, by: dq, center: edge.a, radius: rb), s < bestS {
-                                            (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - edge.a).normalized)
+                                        for e in item.firstEdge..<(item.firstEdge + item.edgeCount) {
+                                            let edge = edges[e]
+                                            if let s = Sweep.edge(from: p, by: dq, normal: edge.normal, offset: edge.offset, ballRadius: rb,
+                                                                  along: edge.u, t0: edge.t0, t1: edge.t1), s < bestS {
+                                                (bestS, bestItem, bestNormal) = (s, i, edge.normal)
+                                            }
+                                            if let s = Sweep.circle(from: p, by: dq, center: edge.a, radius: rb), s < bestS {
+                                                (bestS, bestItem, bestNormal) = (s, i, (p + dq * s - edge.a).normalized)
+                                            }
                                         }
                                     }
                                 }
@@ -323,7 +379,7 @@ public struct AimScene: Sendable {
     @inline(__always)
     mutating func graze(_ p: Vec2) {
         let c = Self.row(p.y) * Self.cols + Self.col(p.x)
-        let (start, end) = orangeStart.withUnsafeBufferPointer { (Int($0[c]), Int($0[c + 1])) }
+        let start = orangeStart.withUnsafeBufferPointer { Int($0[c]) }, end = orangeEnd.withUnsafeBufferPointer { Int($0[c]) }
         guard start < end else { return }
         for k in start..<end {
             let item = items[Int(orangeItems[k])]
