@@ -13,11 +13,15 @@ struct EstimateCommandTests {
         let array = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(array.map { $0["level"] as? String } == ["First Steps", "Spiral"])
         #expect(array.map { $0["file"] as? String } == Self.levels)
-        // Both hand-made, both farther from the fitted levels than the reach (0.827): flagged.
-        #expect(array.map { $0["out_of_distribution"] as? Bool } == [true, true])
-        #expect(array.map { (($0["distance"] as? Double ?? 0) * 1000).rounded() / 1000 } == [1.201, 0.932])
+        // Both hand-made, both nearer the fitted levels (the designer-like training levels among
+        // them) than the reach (0.829): not flagged.
+        #expect(array.map { $0["out_of_distribution"] as? Bool } == [false, false])
+        #expect(array.map { (($0["distance"] as? Double ?? 0) * 1000).rounded() / 1000 } == [0.723, 0.601])
         let text = try CLI.run(["estimate", Self.levels[0]])
-        #expect(text.stdout.hasSuffix("; outside what the estimate was fitted on: rate it\n"), "\(text.stdout)")
+        #expect(text.status == 0 && !text.stdout.contains("outside what the estimate was fitted on"), "\(text.stdout)")
+        // Upside Down lies farther (1.055): flagged, and the line says so.
+        let far = try CLI.run(["estimate", "Levels/upside-down.json"])
+        #expect(far.stdout.hasSuffix("; outside what the estimate was fitted on: rate it\n"), "\(far.stdout)")
         for o in array {
             #expect(Set(o.keys) == ["level", "file", "sigma50", "sigma50_low", "sigma50_high", "tier", "out_of_distribution",
                                     "distance"])

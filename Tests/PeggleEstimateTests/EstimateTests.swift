@@ -273,9 +273,9 @@ struct EstimateTests {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
-        #expect(m.kernel?.rows.count == 400)
-        // The 380th of the 400 leave-one-out nearest distances (docs/metrics.md quotes it).
-        #expect(((m.reach ?? 0) * 1000).rounded() == 827)
+        #expect(m.kernel?.rows.count == 781)
+        // The 742nd of the 781 leave-one-out nearest distances (docs/metrics.md quotes it).
+        #expect(((m.reach ?? 0) * 1000).rounded() == 829)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
@@ -283,6 +283,6 @@ struct EstimateTests {
     @Test func theBuiltInEstimateOfSpiralIsPinned() throws {
         let level = try LevelCodec.decode(Repository.data("Levels/spiral.json"))
         let e = Sigma50Estimate(try PreparedLevel(level), model: .builtIn)
-        #expect(e.sigma50 == 0.002054988502636483 && e.tier == .veryHard)
+        #expect(e.sigma50 == 0.0033987385337859934 && e.tier == .veryHard)
     }
 }

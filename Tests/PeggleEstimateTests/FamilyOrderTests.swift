@@ -12,11 +12,11 @@ import Testing
 /// 0.8 (average ranks, so levels at the same estimate tie; a family whose estimates are all
 /// equal has no order and fails). No game is played: the features and the model only.
 ///
-/// Known to fail today: the two beat-the-score families. The generator's beat-the-score levels
-/// (the fitted ones) all have 90 or 120 s and targets of 4 to 9 times the board's points, so the
-/// model puts every level of these families past the range's top (1 rad) and they tie: no order.
-/// Their failure is recorded as a known issue (issue 35, items 2 and 3), so the test fails the
-/// day they pass, for the marker to come off.
+/// Known to fail today: open rows (rho 0.60). The model refitted on designer-like training levels
+/// (2026-11-27, est5) orders the two beat-the-score families it could not before, but calls open
+/// rows' first level (3 oranges in plain sight, rated past 0.93) 0.070 rad, as hard as the rest:
+/// the family's estimates span 0.039 to 0.093. Its failure is recorded as a known issue (issue 35,
+/// item 3), so the test fails the day it passes, for the marker to come off.
 @Suite("The estimate orders the families of known order")
 struct FamilyOrderTests {
     static let families: [String] = {
@@ -31,7 +31,7 @@ struct FamilyOrderTests {
         #expect(abs(Stats.spearman([1, 2, 3, 4], [1, 1, 2, 3])! - 0.9486832980505138) < 1e-12)
     }
 
-    static let knownToFail: Set<String> = ["score-climb", "short-clock"]
+    static let knownToFail: Set<String> = ["open-rows"]
 
     @Test func thereAreTenFamiliesOfSixLevels() throws {
         #expect(Self.families.count == 10)
@@ -48,7 +48,7 @@ struct FamilyOrderTests {
         let rho = Stats.spearman((1...6).map(Double.init), estimates.map { -log($0) })
         let check = { #expect(rho.map { $0 >= 0.8 } == true, "\(family): rho \(rho.map { String(format: "%.2f", $0) } ?? "n/a"), estimates \(estimates)") }
         if Self.knownToFail.contains(family) {
-            withKnownIssue("issue 35: the fitted levels hold no beat-the-score level like these") { check() }
+            withKnownIssue("issue 35: the estimate calls open rows' plain-sight first level as hard as the rest") { check() }
         } else {
             check()
         }

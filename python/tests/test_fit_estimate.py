@@ -1,0 +1,87 @@
+"""scripts/fit-estimate's bounds (issue 35): a bound at the range's end counts as the end, a
+budget-limited one ("> b" short of the top, "< b" above the floor) is a censored observation: the
+fit is held to the bound only where it would break it. Pinned on tiny hand-made data sets with
+hand-computed answers; numpy only, no binary."""
+import importlib.machinery
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def fe():
+    loader = importlib.machinery.SourceFileLoader("fit_estimate", str(ROOT / "scripts" / "fit-estimate"))
+    spec = importlib.util.spec_from_loader("fit_estimate", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def line(targets):
+    """The least-squares line through (0, t0), (1, t1), (2, t2), (3, t3), at those x."""
+    x = np.arange(4.0)
+    slope, intercept = np.polyfit(x, targets, 1)
+    return intercept + slope * x
+
+
+def test_a_broken_bound_pulls_the_fit_to_the_bound_and_no_further(fe):
+    # Rated 0, 1, 2 at x = 0, 1, 2; the fourth level is "> e^4" at x = 3. The line through the
+    # three says 3, which breaks the bound, so the target is the bound itself: the line through
+    # (0, 0), (1, 1), (2, 2), (3, 4) has slope 6.5 / 5 = 1.3 and intercept 1.75 - 1.95 = -0.2, and
+    # its value at 3 (3.7) is still below 4, so the target stays 4.
+    y, side = np.array([0, 1, 2, 4.0]), np.array([0, 0, 0, 1])
+    t = fe.censored_targets(line, y, side)
+    assert t == pytest.approx([0, 1, 2, 4])
+    assert line(t) == pytest.approx([-0.2, 1.1, 2.4, 3.7])
+    # "< e^2" at x = 3: the line through (3, 2) has slope 3.5 / 5 = 0.7, intercept 1.25 - 1.05 = 0.2.
+    t = fe.censored_targets(line, np.array([0, 1, 2, 2.0]), np.array([0, 0, 0, -1]))
+    assert line(t) == pytest.approx([0.2, 0.9, 1.6, 2.3])
+
+
+def test_a_kept_bound_does_not_move_the_fit(fe):
+    # "> e^2" at x = 3, and the line through the three rated levels says 3: the bound holds, the
+    # target becomes the fit's own value, and the line is the one through the rated three alone.
+    t = fe.censored_targets(line, np.array([0, 1, 2, 2.0]), np.array([0, 0, 0, 1]))
+    assert t == pytest.approx([0, 1, 2, 3], abs=1e-6)
+    # Counted as the range's end (e^2 as a value), it would have bent the line: slope 0.7.
+    assert line(np.array([0, 1, 2, 2.0]))[3] == pytest.approx(2.3)
+
+
+def test_bounds_in_difficulty_csv_are_read_by_what_they_mean(fe, tmp_path):
+    csv = tmp_path / "difficulty.csv"
+    csv.write_text("level_hash,sigma50_relation,sigma50_rad\r\n"
+                   "a,=,0.05\r\nb,<,0.001\r\nc,>,1\r\nd,>,0.19\r\ne,<,0.042\r\nf,,\r\n")
+    got = fe.ratings("unused", str(csv))
+    assert got == {"a": (pytest.approx(math.log(0.05)), 0), "b": (pytest.approx(math.log(0.001)), 0),
+                   "c": (0.0, 0), "d": (pytest.approx(math.log(0.19)), 1), "e": (pytest.approx(math.log(0.042)), -1)}
+    # Errors: a kept bound errs 0, a broken one by how far it is broken, a value as before.
+    pred, y, side = np.array([0.5, -1, -1, 3]), np.array([0.0, 0, 0, 1]), np.array([1, 1, -1, 0])
+    assert fe.errors(pred, y, side) == pytest.approx([0, -1, 0, 2])
+
+
+def test_the_kernel_fit_treats_bounds_as_censored(fe):
+    rng = np.random.default_rng(3)
+    z = rng.normal(size=(14, 4))
+    y = z @ np.array([0.8, -0.5, 0.3, 0.0]) + 0.1 * rng.normal(size=14)
+    signed = {0: 1}
+    new = rng.normal(size=(5, 4))
+
+    def model(rows, targets, side=None):
+        fitted = fe.fit(z[rows], targets, 0.3, 1.0, signed, side)
+        return fe.predict(new, z[rows], *fitted, 1.0)
+
+    rest = np.arange(13)
+    alone = fe.predict(z[13:], z[rest], *fe.fit(z[rest], y[rest], 0.3, 1.0, signed), 1.0)[0]
+    # A bound the other rows' fit keeps: the same model as without the row (a row whose target is
+    # the fit's own value adds nothing to the objective's minimum).
+    slack = np.append(y[rest], alone - 0.5)
+    assert model(np.arange(14), slack, np.append(np.zeros(13, int), 1)) == pytest.approx(model(rest, y[rest]), abs=1e-6)
+    # A bound it breaks: the same model as with the bound as the row's value.
+    tight = np.append(y[rest], alone + 1.0)
+    assert model(np.arange(14), tight, np.append(np.zeros(13, int), 1)) == pytest.approx(model(np.arange(14), tight), abs=1e-9)
+    # No bound: the fit is the plain one.
+    assert model(np.arange(14), y) == pytest.approx(model(np.arange(14), y, np.zeros(14, int)), abs=0)
