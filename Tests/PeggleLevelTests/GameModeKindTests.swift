@@ -217,8 +217,15 @@ struct GameModeKindTests {
             try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
             return
         }
-        #expect(Array(lines[start...end]) == expected,
-                "Levels/schema/level.schema.json's mode is not the table's: run PEGGLE_WRITE_SCHEMA=1 swift test --filter GameModeKindTests")
+        let written = Array(lines[start...end])
+        // The first line that differs, not the two blocks in full.
+        let first = (0..<min(written.count, expected.count)).first { written[$0] != expected[$0] } ?? min(written.count, expected.count)
+        let same = written == expected
+        #expect(same, """
+            Levels/schema/level.schema.json line \(start + first + 1) is not the table's \
+            (\(first < expected.count ? expected[first] : "the mode property ends here")): \
+            run PEGGLE_WRITE_SCHEMA=1 swift test --filter GameModeKindTests
+            """)
         // The generated text is the JSON it reads as.
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let mode = try #require((schema["properties"] as? [String: Any])?["mode"] as? [String: Any])
