@@ -12,7 +12,6 @@ public enum GameMode: Sendable, Equatable, Hashable {
         public static let kind = GameModeKind.classic
         public var balls: Int
         public init(balls: Int) { self.balls = balls }
-        public init?(_ mode: GameMode) { if case let .classic(f) = mode { self = f } else { return nil } }
         public var mode: GameMode { .classic(self) }
     }
 
@@ -25,7 +24,6 @@ public enum GameMode: Sendable, Equatable, Hashable {
             self.targetScore = targetScore
             self.timeLimit = timeLimit
         }
-        public init?(_ mode: GameMode) { if case let .beatTheScore(f) = mode { self = f } else { return nil } }
         public var mode: GameMode { .beatTheScore(self) }
     }
 
@@ -34,7 +32,6 @@ public enum GameMode: Sendable, Equatable, Hashable {
         public static let kind = GameModeKind.dodge
         public var shots: Int
         public init(shots: Int) { self.shots = shots }
-        public init?(_ mode: GameMode) { if case let .dodge(f) = mode { self = f } else { return nil } }
         public var mode: GameMode { .dodge(self) }
     }
 
@@ -47,15 +44,30 @@ public enum GameMode: Sendable, Equatable, Hashable {
 
     /// The level file's spelling of the mode (its kind's raw value).
     public var name: String { kind.rawValue }
+
+    /// The mode's fields struct.
+    public var payload: any ModeFields {
+        switch self {
+        case let .classic(f): f
+        case let .beatTheScore(f): f
+        case let .dodge(f): f
+        }
+    }
 }
 
 /// The fields of one mode kind: a `GameMode` case's payload.
 public protocol ModeFields: Sendable, Hashable {
     static var kind: GameModeKind { get }
-    /// `mode`'s fields when it is of this kind.
-    init?(_ mode: GameMode)
     /// The mode with these fields.
     var mode: GameMode { get }
+}
+
+extension ModeFields {
+    /// `mode`'s fields when it is of this kind.
+    public init?(_ mode: GameMode) {
+        guard let fields = mode.payload as? Self else { return nil }
+        self = fields
+    }
 }
 
 /// The kinds of game mode, without their numbers. Raw values are the level file's `mode.type`
