@@ -32,10 +32,10 @@ public struct AgentSpec: Hashable, Sendable {
                 throw AgentSpecError(reason: "\(text) needs \(argument.noun): \(entry.syntax) (e.g. \(text):\(argument.example))")
             }
             self.init(kind: entry.kind)
-        } else if let kind = AgentKind(rawValue: text) {
-            throw AgentSpecError.playedByPeople(kind)
+        } else if text == AgentKind.human.rawValue {
+            throw AgentSpecError.playedByPeople
         } else {
-            throw AgentSpecError(reason: "unknown agent '\(text)' (expected \(AgentFactory.syntaxList))")
+            throw AgentSpecError.unknown(text)
         }
     }
 }
@@ -46,9 +46,13 @@ public struct AgentSpecError: Error, Equatable, CustomStringConvertible {
     public init(reason: String) { self.reason = reason }
     public var description: String { reason }
 
-    /// A kind the store knows that no program plays (`human`).
-    static func playedByPeople(_ kind: AgentKind) -> AgentSpecError {
-        AgentSpecError(reason: "\(kind.rawValue) games are played by people in `peggle studio`, not by a program")
+    /// `human`: a kind no program plays.
+    static let playedByPeople = AgentSpecError(
+        reason: "\(AgentKind.human.rawValue) games are played by people in `peggle studio`, not by a program")
+
+    /// A name no entry of `AgentFactory.kinds` has; the message lists the kinds there are.
+    static func unknown(_ name: String) -> AgentSpecError {
+        AgentSpecError(reason: "unknown agent '\(name)' (expected \(AgentFactory.syntaxList))")
     }
 }
 
@@ -69,9 +73,17 @@ public struct AgentTuning: Sendable {
     }
 }
 
-/// The built-in agents: one entry per kind a program plays, in `AgentKind.builtIn`'s order,
-/// with how text names it and how it is made. A new kind is a case of `AgentKind`, its agent
-/// type and one entry here.
+/// The kinds a program plays that nothing outside the agents names (`greedy` is PeggleGame's,
+/// where the rating's default skill agent needs it).
+extension AgentKind {
+    public static let random = AgentKind(declaring: "random")
+    public static let linear = AgentKind(declaring: "linear")
+}
+
+/// The built-in agents: one entry per kind a program plays, with how text names it and how it
+/// is made. Its order is the canonical order of the program kinds (help, messages, and the
+/// reports' agent columns: `programKinds`). A new kind is its agent type, its `AgentKind`
+/// declaration above and one entry here (docs/architecture.md, "What a new kind costs").
 public enum AgentFactory {
     /// One kind a program plays.
     public struct Entry: Sendable {
@@ -107,6 +119,10 @@ public enum AgentFactory {
         },
     ]
 
+    /// The kinds a program plays, in the table's order: what the command line and the studio
+    /// hand the rating and the reports as their kind order (`KindOrder`).
+    public static let programKinds: [AgentKind] = kinds.map(\.kind)
+
     /// The entry of the kind named `name`, if a program plays it.
     public static func entry(_ name: String) -> Entry? { kinds.first { $0.kind.rawValue == name } }
 
@@ -119,7 +135,9 @@ public enum AgentFactory {
     /// The agent `spec` names, tuned by `tuning`. Throws what reading its argument throws (a
     /// linear agent's weights file), or `AgentSpecError` for a kind no program plays.
     public static func make(_ spec: AgentSpec, _ tuning: AgentTuning = AgentTuning()) throws -> any Agent {
-        guard let entry = kinds.first(where: { $0.kind == spec.kind }) else { throw AgentSpecError.playedByPeople(spec.kind) }
+        guard let entry = kinds.first(where: { $0.kind == spec.kind }) else {
+            throw spec.kind == .human ? AgentSpecError.playedByPeople : AgentSpecError.unknown(spec.kind.rawValue)
+        }
         return try entry.make(entry.argument == nil ? nil : spec.argument ?? "", tuning)
     }
 }

@@ -55,7 +55,7 @@ public enum Episode {
                                   seconds: r.duration))
         }
         var used = game.shotsTaken
-        if case let .classic(balls) = prepared.level.mode { used = balls - game.ballsLeft }
+        if case let .classic(c) = prepared.level.mode { used = c.balls - game.ballsLeft }
         return PlayedGame(levelHash: prepared.hash, levelName: prepared.level.name, agentKind: agent.kind,
                           agentLabel: agent.label, seed: seed, sigma: sigma, status: game.status, score: game.score,
                           shots: game.shotsTaken, orangeCleared: game.orangeCleared, orangeTotal: game.orangeTotal,

@@ -46,8 +46,8 @@ public struct TierEdges: Sendable, Equatable {
 public struct LevelRating: Sendable, Equatable {
     public var levelHash: String
     public var levelName: String
-    /// One per (agent label, sigma): agent kinds in the order random, greedy, linear, then other
-    /// kinds by name; then by label, then by increasing sigma.
+    /// One per (agent label, sigma): agent kinds in `RatingOptions.kindOrder`, then by label, then
+    /// by increasing sigma.
     public var agents: [AgentLevelStats]
     /// The skill agent's curve; nil when the skill agent never played the level.
     public var skill: SkillCurve?
@@ -125,15 +125,19 @@ public struct RatingOptions: Sendable, Equatable {
     /// The prior each skill curve is fitted with, by level hash and agent label; `FitPrior.flat`
     /// where none is given (`RecordedPriors` in PeggleRating reads them from the rating runs).
     public var fitPriors: [FitPriorKey: FitPrior]
+    /// The order of each level's agent rows: by kind in this order, then by label, then by sigma.
+    public var kindOrder: KindOrder
 
     public init(skillAgentKind: AgentKind = .greedy, skillAgentLabel: String? = nil, tierEdges: TierEdges = TierEdges(),
-                precision: Double = 1.25, bands: Bool = false, fitPriors: [FitPriorKey: FitPrior] = [:]) {
+                precision: Double = 1.25, bands: Bool = false, fitPriors: [FitPriorKey: FitPrior] = [:],
+                kindOrder: KindOrder = KindOrder()) {
         self.skillAgentKind = skillAgentKind
         self.skillAgentLabel = skillAgentLabel
         self.tierEdges = tierEdges
         self.precision = precision
         self.bands = bands
         self.fitPriors = fitPriors
+        self.kindOrder = kindOrder
     }
 }
 
@@ -150,9 +154,6 @@ public struct FitPriorKey: Hashable, Sendable {
 
 /// Turns stored games into level ratings. docs/metrics.md is the specification.
 public enum DifficultyRater {
-    /// The agent kinds in the order reports list them.
-    public static let kindOrder = AgentKind.allCases
-
     /// Rates every level that appears in `games` (grouped by level hash). Sorted hardest first
     /// (larger difficulty first; ties by level name, then hash), levels without a difficulty last.
     /// The result depends only on the set of games, not on their order.
@@ -178,11 +179,8 @@ public enum DifficultyRater {
         }
     }
 
-    package static func kindPosition(_ kind: AgentKind) -> Int { kindOrder.firstIndex(of: kind)! }
-
-    static func agentOrder(_ a: AgentLevelStats, _ b: AgentLevelStats) -> Bool {
-        let ka = kindPosition(a.agentKind), kb = kindPosition(b.agentKind)
-        if ka != kb { return ka < kb }
+    static func agentOrder(_ a: AgentLevelStats, _ b: AgentLevelStats, kinds: KindOrder) -> Bool {
+        if a.agentKind != b.agentKind { return kinds.precedes(a.agentKind, b.agentKind) }
         if a.agentLabel != b.agentLabel { return a.agentLabel < b.agentLabel }
         return a.sigma < b.sigma
     }
@@ -197,7 +195,7 @@ public enum DifficultyRater {
         // One name per level whatever the input order: the smallest if games disagree.
         let name = games.map(\.levelName).min() ?? ""
         let groups = Dictionary(grouping: games) { AgentKey(label: $0.agentLabel, sigma: $0.sigma) }
-        let agents = groups.values.map { AgentLevelStats($0) }.sorted(by: agentOrder)
+        let agents = groups.values.map { AgentLevelStats($0) }.sorted { agentOrder($0, $1, kinds: options.kindOrder) }
         var warnings: [String] = []
 
         // The skill agent.

@@ -114,10 +114,10 @@ public struct SVGRenderer: Sendable {
 
     package static func modeText(_ mode: GameMode) -> String {
         switch mode {
-        case let .classic(balls): "classic, \(balls) ball\(balls == 1 ? "" : "s")"
-        case let .beatTheScore(target, limit):
-            "beat the score: \(DecimalText.grouped(target)) points in \(DecimalText.number(limit, decimals: 1)) s"
-        case let .dodge(shots): "dodge: \(shots) clean shot\(shots == 1 ? "" : "s")"
+        case let .classic(c): "classic, \(c.balls) ball\(c.balls == 1 ? "" : "s")"
+        case let .beatTheScore(b):
+            "beat the score: \(DecimalText.grouped(b.targetScore)) points in \(DecimalText.number(b.timeLimit, decimals: 1)) s"
+        case let .dodge(d): "dodge: \(d.shots) clean shot\(d.shots == 1 ? "" : "s")"
         }
     }
 
@@ -157,12 +157,12 @@ public struct SVGRenderer: Sendable {
         switch level.mode {
         case .classic:
             lines.append(.plain("Balls left: \(state.ballsLeft)"))
-        case let .beatTheScore(target, limit):
+        case let .beatTheScore(b):
             let left = state.timeLeft ?? 0
-            lines.append(.plain("Target: \(DecimalText.grouped(target)) \u{b7} time left "
-                + "\(DecimalText.fixed(left, decimals: 1)) of \(DecimalText.number(limit, decimals: 1)) s"))
-        case let .dodge(needed):
-            lines.append(.plain("Clean shots: \(state.cleanShots) of \(needed) \u{b7} chances \(state.chances)"))
+            lines.append(.plain("Target: \(DecimalText.grouped(b.targetScore)) \u{b7} time left "
+                + "\(DecimalText.fixed(left, decimals: 1)) of \(DecimalText.number(b.timeLimit, decimals: 1)) s"))
+        case let .dodge(d):
+            lines.append(.plain("Clean shots: \(state.cleanShots) of \(d.shots) \u{b7} chances \(state.chances)"))
         }
         lines.append(.plain("Orange: \(state.orangeRemaining) of \(state.orangeTotal) left"))
         lines.append(.plain("Shots taken: \(state.shotsTaken) \u{b7} game time \(DecimalText.fixed(state.elapsed, decimals: 1)) s"))

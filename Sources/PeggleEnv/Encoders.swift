@@ -129,7 +129,7 @@ public struct ObservationEncoder: Sendable, Equatable {
         switch s.level.mode {
         case .classic: put(Self.unit(Double(s.ballsLeft), 20))
         case .beatTheScore: put(1)
-        case let .dodge(needed): put(Self.unit(Double(s.ballsLeft), Double(needed)))
+        case let .dodge(d): put(Self.unit(Double(s.ballsLeft), Double(d.shots)))
         }
         put(s.orangeTotal > 0 ? Self.unit(Double(s.orangeRemaining), Double(s.orangeTotal)) : -1)
         put(Self.unit(Double(s.multiplier - 1), 9))
@@ -137,9 +137,9 @@ public struct ObservationEncoder: Sendable, Equatable {
         put(Float(s.bucket.direction))
         put(Float(Trig.cos(s.boardAngle)))
         switch s.level.mode {
-        case let .beatTheScore(target, limit):
-            put(Self.unit(s.timeLeft ?? 0, limit))
-            put(Self.unit(Double(s.score), Double(target)))
+        case let .beatTheScore(b):
+            put(Self.unit(s.timeLeft ?? 0, b.timeLimit))
+            put(Self.unit(Double(s.score), Double(b.targetScore)))
         default:
             put(1)
             put(Self.unit(Double(s.score), 100_000))

@@ -24,10 +24,10 @@ public enum RewardKind: String, Sendable, CaseIterable {
             switch after.level.mode {
             case .classic:
                 if after.orangeTotal > 0 { r += Double(shot.orangeCleared) / Double(after.orangeTotal) }
-            case let .beatTheScore(target, _):
-                r += Double(shot.points) / Double(target)
-            case let .dodge(needed):
-                if after.cleanShots > cleanShotsBefore { r += 1 / Double(needed) }
+            case let .beatTheScore(b):
+                r += Double(shot.points) / Double(b.targetScore)
+            case let .dodge(d):
+                if after.cleanShots > cleanShotsBefore { r += 1 / Double(d.shots) }
             }
             return Float(r)
         case .score:

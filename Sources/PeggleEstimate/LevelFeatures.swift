@@ -66,8 +66,8 @@ public struct LevelFeatures: Sendable, Equatable {
                            level.pegs.isEmpty ? 0 : orange / Double(level.pegs.count)]
         var balls = 0.0, target = 0.0
         switch level.mode {
-        case let .classic(b): v += [1, 0, 0]; balls = Double(b)
-        case let .beatTheScore(score, _): v += [0, 1, 0]; target = Double(score)
+        case let .classic(c): v += [1, 0, 0]; balls = Double(c.balls)
+        case let .beatTheScore(b): v += [0, 1, 0]; target = Double(b.targetScore)
         case .dodge: v += [0, 0, 1]
         }
         v += [balls, level.power == .none ? 0 : 1]
@@ -204,22 +204,22 @@ public struct LevelFeatures: Sendable, Equatable {
         // of the board's points (every peg at x1) each shot the clock allows must score, the
         // shots being its limit over the sweep's mean shot time.
         let shotTime = max(durations / n, 0.5)
-        if case let .beatTheScore(score, limit) = level.mode {
+        if case let .beatTheScore(b) = level.mode {
             let board = Double(max(level.pegs.reduce(0) { $0 + start.rules.points(for: $1.kind) }, 1))
-            v.append(log(Double(max(score, 1)) / board * shotTime / max(limit, 1e-3)))
+            v.append(log(Double(max(b.targetScore, 1)) / board * shotTime / max(b.timeLimit, 1e-3)))
         } else {
             v.append(0)
         }
-        if case let .dodge(shots) = level.mode { v.append(log(Double(max(shots, 1)))) } else { v.append(0) }
+        if case let .dodge(d) = level.mode { v.append(log(Double(max(d.shots, 1)))) } else { v.append(0) }
         // What one shot must do for the player to win half the time, in the shot's value: classic,
         // clear 1 / balls of the oranges; beat the score, score the target over the shots the
         // clock allows (its limit over the sweep's mean shot time); dodge with N shots, be clean
         // with probability 0.5^(1/N) (N clean shots in a row win; a clean shot changes nothing).
         let demand: Double
         switch level.mode {
-        case let .classic(b): demand = 1 / Double(max(b, 1))
-        case let .beatTheScore(_, limit): demand = min(1, shotTime / max(limit, 1e-3))
-        case let .dodge(shots): demand = pow(0.5, 1 / Double(max(shots, 1)))
+        case let .classic(c): demand = 1 / Double(max(c.balls, 1))
+        case let .beatTheScore(b): demand = min(1, shotTime / max(b.timeLimit, 1e-3))
+        case let .dodge(d): demand = pow(0.5, 1 / Double(max(d.shots, 1)))
         }
         // ln of the largest aim noise at which the best aim still gives that value on average: the
         // direct measurement of sigma50 for one shot, one feature per mode (0 in the others: each

@@ -77,9 +77,9 @@ public struct GameState: Sendable {
         purpleSlots = level.count(of: .purple)
         rng = SeededGenerator(seed: seed)
         switch level.mode {
-        case let .classic(balls): ballsLeft = balls
+        case let .classic(c): ballsLeft = c.balls
         case .beatTheScore: ballsLeft = 0
-        case let .dodge(shots): ballsLeft = shots
+        case let .dodge(d): ballsLeft = d.shots
         }
         ballInfo.reserveCapacity(rules.physics.maxBalls)
         scratch.reserveCapacity(16)
@@ -108,7 +108,7 @@ public struct GameState: Sendable {
 
     /// Beat the score: game seconds left; otherwise nil.
     public var timeLeft: Double? {
-        if case let .beatTheScore(_, limit) = level.mode { return max(0, limit - elapsed) }
+        if case let .beatTheScore(b) = level.mode { return max(0, b.timeLimit - elapsed) }
         return nil
     }
 
@@ -417,9 +417,10 @@ public struct GameState: Sendable {
         case .classic:
             ballsLeft += shot.freeBalls
             if orangeCleared == orangeTotal { status = .won } else if ballsLeft <= 0 { status = .lost }
-        case let .beatTheScore(target, limit):
-            if score >= target { status = .won } else if elapsed >= limit - 1e-9 { status = .lost }
-        case let .dodge(needed):
+        case let .beatTheScore(b):
+            if score >= b.targetScore { status = .won } else if elapsed >= b.timeLimit - 1e-9 { status = .lost }
+        case let .dodge(d):
+            let needed = d.shots
             chances += shot.caught
             if shot.hits.total > 0 {
                 if chances > 0 { chances -= 1 } else { status = .lost }

@@ -1,14 +1,60 @@
 import PeggleLevel
 
-/// Who played a game: one of the built-in agents, or a person (`human`: a game finished in the
-/// studio's Play tab, docs/studio.md). Raw values are what the store's `agent.kind` column holds
-/// and what reports print; reports list kinds in the order of the cases.
-public enum AgentKind: String, CaseIterable, Sendable, Codable {
-    case random, greedy, linear, human
+/// Who played a game: an agent kind (`random`, `greedy`, ...), or a person (`human`: a game
+/// finished in the studio's Play tab, docs/studio.md). The raw value is what the store's
+/// `agent.kind` column holds and what reports print. Kinds are open: this module declares only
+/// the two with a role outside the agents (`human`, and `greedy`, the rating's default skill
+/// agent); PeggleAgents declares the kinds a program plays and their order (`AgentFactory.kinds`),
+/// and the store, the ratings and the reports take kinds as data. A kind is a word: a lowercase
+/// ASCII letter, then lowercase letters, digits or `-` (it is written inside labels such as
+/// `greedy(...)`, agent names such as `linear:FILE` and column names such as `greedy_games`).
+public struct AgentKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
 
-    /// The kinds a program plays (`peggle rate --agents`, difficulty.csv's column groups): every
-    /// kind but `human`. A person's games are reported apart (docs/metrics.md, "Human playtests").
-    public static let builtIn: [AgentKind] = allCases.filter { $0 != .human }
+    /// The kind named `rawValue`; nil when it is not a well-formed kind.
+    public init?(rawValue: String) {
+        guard Self.isWellFormed(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A kind declared in code (`static let greedy = AgentKind(declaring: "greedy")`); the name
+    /// must be well-formed.
+    public init(declaring name: StaticString) {
+        let text = name.description
+        precondition(Self.isWellFormed(text), "agent kind '\(text)' is not \(Self.wellFormed)")
+        rawValue = text
+    }
+
+    /// What a well-formed kind is, for messages.
+    public static let wellFormed = "a lowercase letter, then lowercase letters, digits or '-'"
+
+    /// Whether `text` may name a kind: a lowercase ASCII letter, then lowercase letters, digits or `-`.
+    public static func isWellFormed(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (0x61...0x7A).contains(first) else { return false }
+        return text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+    }
+
+    /// A person, playing in the studio. No program plays it; reports show its games apart.
+    public static let human = AgentKind(declaring: "human")
+    /// The greedy search agent (PeggleAgents' `GreedyAgent`): declared here because the rating's
+    /// skill curve uses it by default (`RatingOptions.skillAgentKind`).
+    public static let greedy = AgentKind(declaring: "greedy")
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let kind = AgentKind(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "agent kind '\(text)' is not \(Self.wellFormed)"))
+        }
+        self = kind
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
 }
 
 /// One played game: which level, which agent, which seed and aim noise, and how it went. The one

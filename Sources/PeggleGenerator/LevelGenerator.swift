@@ -180,14 +180,14 @@ struct Design {
         if b.pegs.count < LevelGenerator.minPegs { fillRows() }
         let power = choosePower()
         assignKinds(power: power)
-        if case let .beatTheScore(_, limit) = mode {
+        if case var .beatTheScore(b) = mode {
             // A multiple of what the board is worth at multiplier 1, in steps of 500.
             let factor = hard ? uniform(6, 9) : uniform(4, 6)
-            let target = max(500, Int((Double(basePoints()) * factor / 500).rounded()) * 500)
-            mode = .beatTheScore(targetScore: target, timeLimit: limit)
-            notes.append("beat the score: \(target) points in \(LevelCodec.number(limit)) s")
+            b.targetScore = max(500, Int((Double(basePoints()) * factor / 500).rounded()) * 500)
+            mode = .beatTheScore(b)
+            notes.append("beat the score: \(b.targetScore) points in \(LevelCodec.number(b.timeLimit)) s")
         }
-        if case let .dodge(shots) = mode { notes.append("\(shots) clean shots") }
+        if case let .dodge(d) = mode { notes.append("\(d.shots) clean shots") }
         notes.append("power \(power.rawValue)")
         var pegs = b.pegs, blocks = b.blocks
         var id = 1

@@ -1,3 +1,75 @@
+/// How a level is won and lost: the mode's kind and that kind's fields, one struct per kind, so
+/// a reader binds the struct and reads a field by name (`case let .dodge(d)`, then `d.shots`)
+/// and a new field with a default breaks no reader. The fields' names, ranges and defaults are
+/// the table `ModeField.all` below; a new field is its row and its stored property here.
+public enum GameMode: Sendable, Equatable, Hashable {
+    case classic(Classic)
+    case beatTheScore(BeatTheScore)
+    case dodge(Dodge)
+
+    /// Clear every orange peg with `balls` balls (free balls add more).
+    public struct Classic: ModeFields {
+        public static let kind = GameModeKind.classic
+        public var balls: Int
+        public init(balls: Int) { self.balls = balls }
+        public var mode: GameMode { .classic(self) }
+    }
+
+    /// Reach `targetScore` within `timeLimit` seconds of game time; balls are unlimited.
+    public struct BeatTheScore: ModeFields {
+        public static let kind = GameModeKind.beatTheScore
+        public var targetScore: Int
+        public var timeLimit: Double
+        public init(targetScore: Int, timeLimit: Double) {
+            self.targetScore = targetScore
+            self.timeLimit = timeLimit
+        }
+        public var mode: GameMode { .beatTheScore(self) }
+    }
+
+    /// Shoot `shots` balls without touching a peg; a ball caught by the bucket forgives one touch.
+    public struct Dodge: ModeFields {
+        public static let kind = GameModeKind.dodge
+        public var shots: Int
+        public init(shots: Int) { self.shots = shots }
+        public var mode: GameMode { .dodge(self) }
+    }
+
+    // Construction as the call sites read it.
+    public static func classic(balls: Int) -> GameMode { .classic(Classic(balls: balls)) }
+    public static func beatTheScore(targetScore: Int, timeLimit: Double) -> GameMode {
+        .beatTheScore(BeatTheScore(targetScore: targetScore, timeLimit: timeLimit))
+    }
+    public static func dodge(shots: Int) -> GameMode { .dodge(Dodge(shots: shots)) }
+
+    /// The level file's spelling of the mode (its kind's raw value).
+    public var name: String { kind.rawValue }
+
+    /// The mode's fields struct.
+    public var payload: any ModeFields {
+        switch self {
+        case let .classic(f): f
+        case let .beatTheScore(f): f
+        case let .dodge(f): f
+        }
+    }
+}
+
+/// The fields of one mode kind: a `GameMode` case's payload.
+public protocol ModeFields: Sendable, Hashable {
+    static var kind: GameModeKind { get }
+    /// The mode with these fields.
+    var mode: GameMode { get }
+}
+
+extension ModeFields {
+    /// `mode`'s fields when it is of this kind.
+    public init?(_ mode: GameMode) {
+        guard let fields = mode.payload as? Self else { return nil }
+        self = fields
+    }
+}
+
 /// The kinds of game mode, without their numbers. Raw values are the level file's `mode.type`
 /// (docs/levels.md); every reader of a mode (the level format, `peggle level new`, the studio,
 /// the serve protocol) parses the kind here and its fields through `ModeField.all`.
@@ -29,6 +101,15 @@ public enum GameModeKind: String, CaseIterable, Sendable, Codable {
 
     /// For people: "beat the score".
     public var label: String { rawValue.replacingOccurrences(of: "_", with: " ") }
+
+    /// How a level of this kind is won, naming its fields (the level schema's description).
+    public var help: String {
+        switch self {
+        case .classic: "Clear every orange peg with `balls` balls; free balls add more."
+        case .beatTheScore: "Reach `target_score` within `time_limit` seconds of game time; balls are unlimited."
+        case .dodge: "Shoot `shots` balls without touching a peg; a ball caught by the bucket forgives one touch."
+        }
+    }
 }
 
 /// A mode field's value: a whole number (balls) or a real one (seconds).
@@ -49,8 +130,8 @@ public enum ModeFieldValue: Sendable, Hashable {
 
 /// One field of a game mode: the one declaration that the level format (read, write, validate),
 /// `peggle level new` and `level info`, the serve protocol's `make` and `spec`, and the studio's
-/// settings and its form go through. Adding a field is a row here (and the `GameMode` case and
-/// the game rules that use it).
+/// settings and its form go through. Adding a field is a row here and its property in the kind's
+/// struct (`GameMode.Dodge`), and the game rules that use it.
 public struct ModeField: Sendable {
     /// Whole or real, with the range the level format allows.
     public enum Domain: Sendable, Hashable {
@@ -82,36 +163,36 @@ public struct ModeField: Sendable {
 
     /// Every field of every kind, in the level format's order.
     public static let all: [ModeField] = [
-        .whole("balls", of: .classic, 1...99, default: 10, label: "Balls", help: "balls to start with",
-               get: { if case let .classic(balls) = $0 { balls } else { nil } },
-               set: { m, v in if case .classic = m { m = .classic(balls: v) } }),
-        .whole("target_score", of: .beatTheScore, 1...100_000_000, default: 50_000, required: true,
-               label: "Target score", help: "points to reach",
-               get: { if case let .beatTheScore(target, _) = $0 { target } else { nil } },
-               set: { m, v in if case let .beatTheScore(_, limit) = m { m = .beatTheScore(targetScore: v, timeLimit: limit) } }),
-        .real("time_limit", of: .beatTheScore, 1...3600, default: 120, unit: "seconds",
-              label: "Time limit (s)", help: "game seconds allowed",
-              get: { if case let .beatTheScore(_, limit) = $0 { limit } else { nil } },
-              set: { m, v in if case let .beatTheScore(target, _) = m { m = .beatTheScore(targetScore: target, timeLimit: v) } }),
-        .whole("shots", of: .dodge, 1...99, default: 5, label: "Shots", help: "clean shots needed",
-               get: { if case let .dodge(shots) = $0 { shots } else { nil } },
-               set: { m, v in if case .dodge = m { m = .dodge(shots: v) } }),
+        .whole("balls", \GameMode.Classic.balls, 1...99, default: 10, label: "Balls", help: "balls to start with"),
+        .whole("target_score", \GameMode.BeatTheScore.targetScore, 1...100_000_000, default: 50_000, required: true,
+               label: "Target score", help: "points to reach"),
+        .real("time_limit", \GameMode.BeatTheScore.timeLimit, 1...3600, default: 120, unit: "seconds",
+              label: "Time limit (s)", help: "game seconds allowed"),
+        .whole("shots", \GameMode.Dodge.shots, 1...99, default: 5, label: "Shots", help: "clean shots needed"),
     ]
 
-    static func whole(_ name: String, of kind: GameModeKind, _ range: ClosedRange<Int>, default value: Int,
-                      required: Bool = false, omittedAtDefault: Bool = false, label: String, help: String,
-                      get: @escaping @Sendable (GameMode) -> Int?, set: @escaping @Sendable (inout GameMode, Int) -> Void) -> ModeField {
-        ModeField(name: name, kind: kind, domain: .whole(range), defaultValue: .whole(value), requiredInFile: required,
-                  label: label, help: help, unit: nil, omittedAtDefault: omittedAtDefault, get: { get($0).map(ModeFieldValue.whole) },
-                  put: { m, v in if case let .whole(w) = v { set(&m, w) } })
+    /// A field of the kind whose struct holds `path`: read and set by name, the other fields kept.
+    static func accessors<F: ModeFields, V: Sendable>(_ path: WritableKeyPath<F, V> & Sendable, _ wrap: @escaping @Sendable (V) -> ModeFieldValue,
+                                                      _ unwrap: @escaping @Sendable (ModeFieldValue) -> V?)
+        -> (get: @Sendable (GameMode) -> ModeFieldValue?, put: @Sendable (inout GameMode, ModeFieldValue) -> Void) {
+        ({ F($0).map { wrap($0[keyPath: path]) } },
+         { m, v in if var fields = F(m), let v = unwrap(v) { fields[keyPath: path] = v; m = fields.mode } })
     }
 
-    static func real(_ name: String, of kind: GameModeKind, _ range: ClosedRange<Double>, default value: Double,
-                     unit: String?, omittedAtDefault: Bool = false, label: String, help: String,
-                     get: @escaping @Sendable (GameMode) -> Double?, set: @escaping @Sendable (inout GameMode, Double) -> Void) -> ModeField {
-        ModeField(name: name, kind: kind, domain: .real(range), defaultValue: .real(value), requiredInFile: false,
-                  label: label, help: help, unit: unit, omittedAtDefault: omittedAtDefault, get: { get($0).map(ModeFieldValue.real) },
-                  put: { m, v in if case let .real(r) = v { set(&m, r) } })
+    static func whole<F: ModeFields>(_ name: String, _ path: WritableKeyPath<F, Int> & Sendable, _ range: ClosedRange<Int>,
+                                     default value: Int, required: Bool = false, omittedAtDefault: Bool = false,
+                                     label: String, help: String) -> ModeField {
+        let (get, put) = accessors(path, ModeFieldValue.whole) { if case let .whole(w) = $0 { w } else { nil } }
+        return ModeField(name: name, kind: F.kind, domain: .whole(range), defaultValue: .whole(value), requiredInFile: required,
+                         label: label, help: help, unit: nil, omittedAtDefault: omittedAtDefault, get: get, put: put)
+    }
+
+    static func real<F: ModeFields>(_ name: String, _ path: WritableKeyPath<F, Double> & Sendable, _ range: ClosedRange<Double>,
+                                    default value: Double, unit: String?, omittedAtDefault: Bool = false,
+                                    label: String, help: String) -> ModeField {
+        let (get, put) = accessors(path, ModeFieldValue.real) { if case let .real(r) = $0 { r } else { nil } }
+        return ModeField(name: name, kind: F.kind, domain: .real(range), defaultValue: .real(value), requiredInFile: false,
+                         label: label, help: help, unit: unit, omittedAtDefault: omittedAtDefault, get: get, put: put)
     }
 
     // MARK: Reading and writing a mode
@@ -209,9 +290,9 @@ extension GameMode {
     /// For people: "classic, 10 balls", "beat the score: 50000 in 120 s", "dodge: 5 clean shots".
     public var summary: String {
         switch self {
-        case let .classic(balls): "\(name), \(balls) balls"
-        case let .beatTheScore(target, limit): "\(kind.label): \(target) in \(LevelCodec.number(limit)) s"
-        case let .dodge(shots): "\(name): \(shots) clean shots"
+        case let .classic(c): "\(name), \(c.balls) balls"
+        case let .beatTheScore(b): "\(kind.label): \(b.targetScore) in \(LevelCodec.number(b.timeLimit)) s"
+        case let .dodge(d): "\(name): \(d.shots) clean shots"
         }
     }
 }

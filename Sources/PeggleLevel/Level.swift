@@ -27,19 +27,6 @@ public enum Power: String, CaseIterable, Sendable, Codable, Hashable {
     case multiball
 }
 
-/// How a level is won and lost.
-public enum GameMode: Sendable, Equatable, Hashable {
-    /// Clear every orange peg with `balls` balls (free balls add more).
-    case classic(balls: Int)
-    /// Reach `targetScore` within `timeLimit` seconds of game time; balls are unlimited.
-    case beatTheScore(targetScore: Int, timeLimit: Double)
-    /// Shoot `shots` balls without touching a peg; a ball caught by the bucket forgives one touch.
-    case dodge(shots: Int)
-
-    /// The level file's spelling of the mode (its kind's raw value).
-    public var name: String { kind.rawValue }
-}
-
 /// Shape of a peg: a circle, or a rectangular brick.
 public enum PegShape: Sendable, Equatable, Hashable {
     /// Radius in board units.

@@ -40,30 +40,29 @@ public enum CSVReport {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
-    /// The agent kinds that get columns of their own in difficulty.csv, in column order. Human
-    /// games are not among them (humans.csv and the HTML report show them), so difficulty.csv
-    /// keeps its columns whether or not people played.
-    public static let difficultyKinds = AgentKind.builtIn
-
     /// The columns of one agent kind in difficulty.csv, each prefixed by the kind and "_".
     public static let agentColumns = ["agent", "games", "sigma_rad", "episodes", "wins", "win_rate", "win_low",
                                       "win_high", "orange_fraction", "mean_score"]
 
-    /// The header of difficulty.csv.
-    public static var difficultyHeader: [String] {
+    /// The header of difficulty.csv with a column group per kind of `kinds`, in that order.
+    public static func difficultyHeader(_ kinds: [AgentKind]) -> [String] {
         ["rank", "level", "level_hash", "tier", "tier_of_estimate", "difficulty", "sigma50_relation", "sigma50_rad",
          "sigma50_low", "sigma50_high", "sigma50_probability", "slope", "ceiling", "floor", "skill_agent",
          "skill_sigmas", "skill_games", "skill_prior"]
-            + difficultyKinds.flatMap { kind in agentColumns.map { kind.rawValue + "_" + $0 } }
+            + kinds.flatMap { kind in agentColumns.map { kind.rawValue + "_" + $0 } }
             + ["warnings"]
     }
 
     /// difficulty.csv: the header, then one record per level in the order given (`DifficultyRater`
-    /// sorts hardest first). Each agent kind's columns describe its headline row
+    /// sorts hardest first). Each program kind that played any of the levels has a group of
+    /// columns, in `kinds`' order (`KindOrder.programKinds(playing:)`; pass the rating's order);
+    /// human games have none (humans.csv and the HTML report show them), so people's games leave
+    /// the file as it was. A group describes its kind's headline row
     /// (`LevelRating.atBestAim(kind:)`: its main label at its smallest sigma) plus the games that
-    /// label played at every sigma, and are empty when the kind did not play the level.
-    public static func difficulty(_ ratings: [LevelRating]) -> String {
-        var out = record(difficultyHeader)
+    /// label played at every sigma, and is empty on a level the kind did not play.
+    public static func difficulty(_ ratings: [LevelRating], kinds order: KindOrder = KindOrder()) -> String {
+        let kinds = order.programKinds(playing: ratings)
+        var out = record(difficultyHeader(kinds))
         for r in ratings {
             var row = [r.rank.map(String.init) ?? "", text(r.levelName), r.levelHash, r.tierText, r.tier.rawValue,
                        r.difficulty.map { number($0, 4) } ?? ""]
@@ -79,7 +78,7 @@ public enum CSVReport {
             } else {
                 row += ["", "", "", "", "0", "0", ""]
             }
-            for kind in difficultyKinds {
+            for kind in kinds {
                 if let a = r.atBestAim(kind: kind) {
                     row += [text(a.agentLabel), String(r.games(kind: kind)), number(a.sigma, 6), String(a.episodes), String(a.wins),
                             number(a.winRate, 4), number(a.winInterval.lowerBound, 4), number(a.winInterval.upperBound, 4),

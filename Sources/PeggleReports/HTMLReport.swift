@@ -21,8 +21,11 @@ public enum HTMLReport {
     ///
     /// `pegRates` (by level hash) adds the heatmap: on the level's picture a ring around each
     /// orange peg coloured by its lost-with rate, with a legend under the picture.
+    ///
+    /// `kinds` orders the summary's agent columns (pass the rating's `RatingOptions.kindOrder`).
     public static func render(_ ratings: [LevelRating], levels: [String: Level], facts: [(String, String)],
-                              rules: Rules = Rules(), pegRates: [String: LevelPegRates] = [:]) -> String {
+                              rules: Rules = Rules(), pegRates: [String: LevelPegRates] = [:],
+                              kinds: KindOrder = KindOrder()) -> String {
         var out = "<!DOCTYPE html>\n"
         out += "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\" xml:lang=\"en\">\n<head>\n"
         out += "<meta charset=\"utf-8\"/>\n"
@@ -46,7 +49,7 @@ public enum HTMLReport {
         out += "</header>\n<main>\n"
 
         // Summary.
-        let labels = agentColumns(ratings)
+        let labels = agentColumns(ratings, kinds: kinds)
         out += "<div class=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary-table\">\n<thead><tr>"
         out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad) [95%]</th><th>Skill games</th>"
         for label in labels { out += "<th class=\"agent\">\(esc(label))</th>" }
@@ -212,15 +215,14 @@ public enum HTMLReport {
             + "\(h.games) \u{b7} \(DecimalText.fixed(h.winRate, decimals: 2)) <span class=\"ci\">\(interval(h.winInterval))</span></td>"
     }
 
-    /// Every program agent's label over all levels: kinds in `DifficultyRater.kindOrder`, then by
-    /// label. People (one label per player) share the summary's one Humans column.
-    static func agentColumns(_ ratings: [LevelRating]) -> [String] {
+    /// Every program agent's label over all levels: kinds in `order`, then by label. People (one
+    /// label per player) share the summary's one Humans column.
+    static func agentColumns(_ ratings: [LevelRating], kinds order: KindOrder) -> [String] {
         var kinds: [String: AgentKind] = [:]
         for r in ratings { for a in r.agents where a.agentKind != .human { kinds[a.agentLabel] = a.agentKind } }
         return kinds.keys.sorted { a, b in
-            let ka = DifficultyRater.kindPosition(kinds[a]!), kb = DifficultyRater.kindPosition(kinds[b]!)
-            if ka != kb { return ka < kb }
-            return a < b
+            let ka = kinds[a]!, kb = kinds[b]!
+            return ka != kb ? order.precedes(ka, kb) : a < b
         }
     }
 

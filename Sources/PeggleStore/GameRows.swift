@@ -84,7 +84,7 @@ extension PlayedGame {
         }
         let kindText: String = row["agent_kind"]
         guard let kind = AgentKind(rawValue: kindText) else {
-            throw StoreError.sqlite(path: "", message: "agent with unknown kind '\(kindText)'")
+            throw StoreError.sqlite(path: "", message: "agent with malformed kind '\(kindText)' (a kind is \(AgentKind.wellFormed))")
         }
         self.init(levelHash: row["level_hash"], levelName: row["level_name"], agentKind: kind,
                   agentLabel: row["agent_label"], seed: UInt64(bitPattern: row[EpisodeColumn.seed]),

@@ -60,7 +60,7 @@ public struct AgentRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public static let databaseTableName = "agent"
 
     public var id: Int64?
-    /// Stored as its raw value ("random", "greedy" or "linear").
+    /// Stored as its raw value ("random", "greedy", "human", ...: any well-formed kind).
     public var kind: AgentKind
     /// A JSON object with sorted keys, as the caller wrote it: compared as text.
     public var parameters: String

@@ -83,7 +83,7 @@ extension StudioAPI {
         }
         // Balls used as `Episode.play` counts them: classic, net of free balls; other modes, shots.
         var used = game.shotsTaken
-        if case let .classic(balls) = prepared.level.mode { used = balls - game.ballsLeft }
+        if case let .classic(c) = prepared.level.mode { used = c.balls - game.ballsLeft }
         let agent = playerAgent(player)
         return PlayedGame(levelHash: prepared.hash, levelName: prepared.level.name, agentKind: .human, agentLabel: agent.label,
                           seed: seed, sigma: 0, status: game.status, score: game.score, shots: game.shotsTaken,

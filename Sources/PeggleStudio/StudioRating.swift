@@ -147,7 +147,8 @@ public enum StudioRating {
         } catch {
             throw StudioError(500, "the rating failed: \(error)")
         }
-        guard let rating = DifficultyRater.rate(games, options: RatingOptions(bands: true, fitPriors: fitPriors)).first,
+        guard let rating = DifficultyRater.rate(games, options: RatingOptions(bands: true, fitPriors: fitPriors,
+                                                                           kindOrder: KindOrder(AgentFactory.programKinds))).first,
               let curve = rating.skill else {
             throw StudioError(500, "the rating produced no skill curve")
         }

@@ -1,4 +1,4 @@
-import PeggleAgents
+@testable import PeggleAgents
 import PeggleGame
 import Testing
 
@@ -11,9 +11,22 @@ import Testing
     }
 
     @Test func theTableHoldsEveryKindAProgramPlaysInOrder() {
-        #expect(AgentFactory.kinds.map(\.kind) == AgentKind.builtIn)
+        #expect(AgentFactory.programKinds == [.random, .greedy, .linear])
         #expect(AgentFactory.kinds.map(\.syntax) == ["random", "greedy", "linear:FILE"])
         #expect(AgentFactory.syntaxList == "random, greedy or linear:FILE")
+    }
+
+    /// Each entry once, never `human`, and each makes an agent of its own kind (the kind the store
+    /// files its games under).
+    @Test func everyEntryMakesAnAgentOfItsKind() throws {
+        #expect(Set(AgentFactory.programKinds).count == AgentFactory.kinds.count)
+        #expect(!AgentFactory.programKinds.contains(.human))
+        let tuning = AgentTuning(loadLinear: { _ in LinearAgent(weights: [Float](repeating: 0, count: AimEncoder.featureCount)) })
+        for entry in AgentFactory.kinds {
+            let spec = AgentSpec(kind: entry.kind, argument: entry.argument?.example)
+            #expect(try AgentSpec(spec.text) == spec)
+            #expect(try AgentFactory.make(spec, tuning).kind == entry.kind)
+        }
     }
 
     @Test func namesParseAndPrintBack() throws {
@@ -27,11 +40,13 @@ import Testing
     }
 
     @Test func aNameThatIsNoProgramIsRefusedSayingWhy() {
-        #expect(refusal("bogus") == "unknown agent 'bogus' (expected random, greedy or linear:FILE)")
-        #expect(refusal("greedy:x") == "unknown agent 'greedy:x' (expected random, greedy or linear:FILE)")
+        #expect(refusal("bogus") == "unknown agent 'bogus' (expected \(AgentFactory.syntaxList))")
+        #expect(refusal("greedy:x") == "unknown agent 'greedy:x' (expected \(AgentFactory.syntaxList))")
         #expect(refusal("linear") == "linear needs its weights file: linear:FILE (e.g. linear:Agents/linear.json)")
         #expect(refusal("human") == "human games are played by people in `peggle studio`, not by a program")
-        #expect(throws: AgentSpecError.self) { try AgentFactory.make(AgentSpec(kind: .human)) }
+        #expect(throws: AgentSpecError.playedByPeople) { try AgentFactory.make(AgentSpec(kind: .human)) }
+        // A kind the store may hold but no entry plays.
+        #expect(throws: AgentSpecError.unknown("aardvark")) { try AgentFactory.make(AgentSpec(kind: AgentKind(declaring: "aardvark"))) }
     }
 
     /// What `rate`, the studio and the level search made by hand before: the same labels, so the

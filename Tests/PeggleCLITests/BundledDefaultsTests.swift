@@ -1,4 +1,5 @@
 import Foundation
+import PeggleAgents
 import PeggleGame
 import PeggleStore
 import PeggleTestSupport

@@ -34,7 +34,7 @@ struct CommaListTests {
         #expect(refusal { try list("csv,pdf", of: ReportFormat.self).values("--format") }
             == "--format: element 2: 'pdf' is not one of: csv, html")
         #expect(refusal { try list("random,smart", of: AgentSpec.self).values("--agents") }
-            == "--agents: element 2: unknown agent 'smart' (expected random, greedy or linear:FILE)")
+            == "--agents: element 2: unknown agent 'smart' (expected \(AgentFactory.syntaxList))")
         #expect(refusal { try list("linear", of: AgentSpec.self).values("--agents") }
             == "--agents: element 1: linear needs its weights file: linear:FILE (e.g. linear:Agents/linear.json)")
         // A command words the refusal its own way; the position counts every element.
@@ -60,7 +60,7 @@ struct CommaListTests {
         #expect(AgentSpec.random.kind == .random && AgentSpec.greedy.kind == .greedy && AgentSpec.linear(file: "w.json").kind == .linear)
         #expect(try AgentSpec.parse(" greedy ") == .greedy)
         #expect(try AgentSpec.parse("linear:") == .linear(file: ""))
-        #expect(refusal { try AgentSpec.parse("bogus") } == "--agent: unknown agent 'bogus' (expected random, greedy or linear:FILE)")
+        #expect(refusal { try AgentSpec.parse("bogus") } == "--agent: unknown agent 'bogus' (expected \(AgentFactory.syntaxList))")
         // People play `human` games in the studio; no command plays them.
         #expect(refusal { try AgentSpec.parse("human") } == "--agent: human games are played by people in `peggle studio`, not by a program")
     }

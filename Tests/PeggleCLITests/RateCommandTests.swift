@@ -1,4 +1,5 @@
 import Foundation
+import PeggleAgents
 import PeggleDifficulty
 import PeggleGame
 import PeggleStore

@@ -60,19 +60,37 @@ import Testing
     }
 
     @Test func agentsAreListedByKindLabelAndSigma() {
-        let eps = outcomes(level: "L", kind: .linear, wins: 1, of: 2)
+        let (random, linear) = (TestKinds.random, TestKinds.linear)
+        let eps = outcomes(level: "L", kind: linear, wins: 1, of: 2)
             + outcomes(level: "L", sigma: 0.04, wins: 1, of: 2) + outcomes(level: "L", sigma: 0, wins: 2, of: 2)
             + outcomes(level: "L", sigma: 0.01, wins: 1, of: 2)
-            + outcomes(level: "L", kind: .random, wins: 0, of: 2)
-        let r = DifficultyRater.rate(eps)[0]
-        #expect(r.agents.map(\.agentKind) == [.random, .greedy, .greedy, .greedy, .linear])
-        #expect(DifficultyRater.kindOrder == AgentKind.allCases)
+            + outcomes(level: "L", kind: random, wins: 0, of: 2)
+        let r = DifficultyRater.rate(eps, options: RatingOptions(kindOrder: TestKinds.reportOrder))[0]
+        #expect(r.agents.map(\.agentKind) == [random, .greedy, .greedy, .greedy, linear])
         #expect(r.agents.filter { $0.agentKind == .greedy }.map(\.sigma) == [0, 0.01, 0.04])
         #expect(r.atBestAim(kind: .greedy)?.sigma == 0)
         #expect(r.games(kind: .greedy) == 6)
-        #expect(r.atBestAim(kind: .linear)?.episodes == 2)
+        #expect(r.atBestAim(kind: linear)?.episodes == 2)
         let greedyOnly = DifficultyRater.rate(outcomes(level: "G", wins: 1, of: 2))[0]
-        #expect(greedyOnly.atBestAim(kind: .linear) == nil && greedyOnly.games(kind: .linear) == 0)
+        #expect(greedyOnly.atBestAim(kind: linear) == nil && greedyOnly.games(kind: linear) == 0)
+        // Without an order, kinds by name.
+        #expect(DifficultyRater.rate(eps)[0].agents.map(\.agentKind) == [.greedy, .greedy, .greedy, linear, random])
+    }
+
+    /// The rater lists whatever kinds played: the caller's kinds in its order, then any other by
+    /// name, people last; the reports' column groups are the program kinds that played, so ordered.
+    @Test func kindsTheCallerDoesNotListFollowByNameAndPeopleComeLast() {
+        let lazy = AgentKind(declaring: "lazy"), zeta = AgentKind(declaring: "zeta")
+        let order = KindOrder([TestKinds.random, .greedy])
+        let eps = outcomes(level: "L", kind: .human, label: "human(name=Ann)", wins: 1, of: 2)
+            + outcomes(level: "L", kind: zeta, wins: 1, of: 2) + outcomes(level: "L", kind: lazy, wins: 1, of: 2)
+            + outcomes(level: "L", wins: 1, of: 2) + outcomes(level: "M", kind: TestKinds.random, wins: 1, of: 2)
+        let ratings = DifficultyRater.rate(eps, options: RatingOptions(kindOrder: order))
+        let l = ratings.first { $0.levelName == "L" }!
+        #expect(l.agents.map(\.agentKind) == [.greedy, lazy, zeta, .human])
+        #expect(order.programKinds(playing: ratings) == [TestKinds.random, .greedy, lazy, zeta])
+        #expect(order.programKinds(playing: [l]) == [.greedy, lazy, zeta])
+        #expect(KindOrder().programKinds(playing: ratings) == [.greedy, lazy, TestKinds.random, zeta])
     }
 
     @Test func otherDoubtsAreWarnedAbout() {
@@ -87,7 +105,7 @@ import Testing
         #expect(pinned.skill?.agentLabel == "greedy(candidates=8)")
         #expect(pinned.skill?.fit.games == 7)
         // Rated by another kind: greedy games are then just another agent.
-        let byLinear = DifficultyRater.rate(curve("L", sigma50: 0.02), options: RatingOptions(skillAgentKind: .linear))[0]
+        let byLinear = DifficultyRater.rate(curve("L", sigma50: 0.02), options: RatingOptions(skillAgentKind: TestKinds.linear))[0]
         #expect(byLinear.tier == .unrated)
         #expect(byLinear.warnings.contains { $0.hasPrefix("no linear games") })
         #expect(DifficultyRater.rate([]).isEmpty)

@@ -85,7 +85,7 @@ struct LevelGeneratorTests {
                 pegs.append(l.pegs.count)
                 oranges.append(l.count(of: .orange))
                 blocks.append(l.blocks.count)
-                if case let .classic(b) = l.mode { balls.append(b) }
+                if case let .classic(c) = l.mode { balls.append(c.balls) }
                 templates[LevelGenerator.template(forSeed: UInt64(seeds.lowerBound + k)), default: 0] += 1
                 modes[l.mode.name, default: 0] += 1
                 powers[l.power, default: 0] += 1

@@ -19,12 +19,10 @@ struct GameModeKindTests {
         #expect(Level(name: "New").mode == GameModeKind.classic.defaultMode)
     }
 
-    /// The associated values of `mode`'s case, by label where the case has several (a single
-    /// value comes unlabelled).
+    /// The stored properties of `mode`'s fields struct (its case's payload), by name.
     static func payload(_ mode: GameMode) -> [(label: String?, value: Any)] {
         guard let value = Mirror(reflecting: mode).children.first?.value else { return [] }
-        let inner = Mirror(reflecting: value)
-        return inner.displayStyle == .tuple ? inner.children.map { ($0.label, $0.value) } : [(nil, value)]
+        return Mirror(reflecting: value).children.map { ($0.label, $0.value) }
     }
 
     /// "target_score" -> "targetScore".
@@ -33,15 +31,16 @@ struct GameModeKindTests {
         return String(parts[0]) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    @Test("the table has one row for each associated value of each kind's case, in its order, of its type")
+    @Test("the table has one row for each property of each kind's fields struct, in its order, of its type")
     func tableCoversEveryField() {
-        #expect(ModeField.all.map(\.name) == ["balls", "target_score", "time_limit", "shots"])
+        // The format's first fields keep their names; a later field is a row after them.
+        #expect(ModeField.all.map(\.name).filter(Self.firstFields.contains) == ["balls", "target_score", "time_limit", "shots"])
         #expect(Set(ModeField.all.map(\.name)).count == ModeField.all.count, "names are unique")
         for kind in GameModeKind.allCases {
             let payload = Self.payload(kind.defaultMode)
             #expect(payload.count == kind.fields.count, "\(kind)")
             for (field, slot) in zip(kind.fields, payload) {
-                if let label = slot.label { #expect(label == Self.camel(field.name)) }
+                #expect(slot.label == Self.camel(field.name))
                 #expect(field.isWhole == (slot.value is Int), "\(field.name)")
                 #expect(field.isWhole ? !(slot.value is Double) : slot.value is Double, "\(field.name)")
                 #expect(field.contains(field.defaultValue), "\(field.name)'s default is in its range")
@@ -70,6 +69,9 @@ struct GameModeKindTests {
             }
         }
     }
+
+    /// The fields of the level format's first version: every file states them.
+    static let firstFields: Set = ["balls", "target_score", "time_limit", "shots"]
 
     /// The two ends of a field's range as its values.
     static func ends(_ field: ModeField) -> [ModeFieldValue] {
@@ -108,8 +110,10 @@ struct GameModeKindTests {
         // Files written before a field was added keep their bytes: the first fields are always
         // written, a later one only away from its default (`omittedAtDefault`).
         #expect(Array(keys.dropFirst(2)) == kind.fields.filter { !$0.omittedAtDefault }.map(\.name), "\(text)")
-        let first: Set = ["balls", "target_score", "time_limit", "shots"]
-        #expect(kind.fields.filter { first.contains($0.name) && $0.omittedAtDefault }.isEmpty, "the first fields are always written")
+        #expect(kind.fields.filter { Self.firstFields.contains($0.name) && $0.omittedAtDefault }.isEmpty,
+                "the first fields are always written")
+        #expect(kind.fields.filter { !Self.firstFields.contains($0.name) && !$0.omittedAtDefault }.isEmpty,
+                "a later field is left out at its default, so files written before it keep their bytes")
     }
 
     @Test("every field at each end of its range is valid, written as its number, and read back",
@@ -149,7 +153,8 @@ struct GameModeKindTests {
         func issues(_ mode: GameMode) -> [String] {
             makeLevel(mode: mode, pegs: [peg(1, .orange, 400, 300)]).validate().map(\.description)
         }
-        #expect(ModeField.all.map(\.rangeText) == ["1...99", "1...100000000", "1...3600", "1...99"])
+        #expect(ModeField.all.filter { Self.firstFields.contains($0.name) }.map(\.rangeText)
+            == ["1...99", "1...100000000", "1...3600", "1...99"])
         #expect(issues(.classic(balls: 100)) == ["mode: balls: 100 is outside 1...99"])
         #expect(issues(.dodge(shots: 0)) == ["mode: shots: 0 is outside 1...99"])
         #expect(issues(.beatTheScore(targetScore: 0, timeLimit: 3600.5))
@@ -173,26 +178,61 @@ struct GameModeKindTests {
         #expect(ModeField.mode(.classic, [:], base: .dodge(shots: 9)) == .classic(balls: 10))
     }
 
-    /// The JSON Schema restates the table for editors and other languages; this keeps it true.
-    @Test("the level schema's mode objects are the table's: fields, types, ranges, defaults, required")
+    /// The level schema's `mode` property as the table gives it, in the file's layout: each
+    /// kind's object, its required fields, and each field's type, range and default (a required
+    /// field has none: a file states it).
+    static func schemaModeLines() -> [String] {
+        func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        var lines = ["    \"mode\": {", "      \"oneOf\": ["]
+        for kind in GameModeKind.allCases {
+            let required = (["type"] + kind.fields.filter(\.requiredInFile).map(\.name)).map(quoted).joined(separator: ", ")
+            lines += ["        {", "          \"type\": \"object\",", "          \"description\": \(quoted(kind.help)),",
+                      "          \"required\": [\(required)],", "          \"additionalProperties\": false,", "          \"properties\": {"]
+            let properties = ["\"type\": {\"const\": \(quoted(kind.rawValue))}"] + kind.fields.map { f in
+                var parts = ["\"type\": \(quoted(f.isWhole ? "integer" : "number"))", "\"minimum\": \(LevelCodec.number(f.bounds.min))",
+                             "\"maximum\": \(LevelCodec.number(f.bounds.max))"]
+                if !f.requiredInFile { parts.append("\"default\": \(f.defaultValue.text)") }
+                return "\(quoted(f.name)): {\(parts.joined(separator: ", "))}"
+            }
+            lines += properties.enumerated().map { "            " + $1 + ($0 < properties.count - 1 ? "," : "") }
+            lines += ["          }", kind == GameModeKind.allCases.last ? "        }" : "        },"]
+        }
+        return lines + ["      ]", "    },"]
+    }
+
+    /// The schema restates the table for editors and other languages. Its `mode` property is
+    /// generated from the table: a new field fails here until the file is written again with
+    /// `PEGGLE_WRITE_SCHEMA=1 swift test --filter GameModeKindTests` (no hand edit); the rest of
+    /// the file is hand-written.
+    @Test("the level schema's mode property is the table's: fields, types, ranges, defaults, required")
     func schemaMatchesTheTable() throws {
-        let schema = try #require(JSONSerialization.jsonObject(with: Repository.data("Levels/schema/level.schema.json")) as? [String: Any])
+        let url = Repository.url("Levels/schema/level.schema.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "    \"mode\": {"))
+        let end = try #require(lines[start...].firstIndex(of: "    },"))
+        let expected = Self.schemaModeLines()
+        if ProcessInfo.processInfo.environment["PEGGLE_WRITE_SCHEMA"] == "1", Array(lines[start...end]) != expected {
+            lines.replaceSubrange(start...end, with: expected)
+            try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let written = Array(lines[start...end])
+        // The first line that differs, not the two blocks in full.
+        let first = (0..<min(written.count, expected.count)).first { written[$0] != expected[$0] } ?? min(written.count, expected.count)
+        let same = written == expected
+        #expect(same, """
+            Levels/schema/level.schema.json line \(start + first + 1) is not the table's \
+            (\(first < expected.count ? expected[first] : "the mode property ends here")): \
+            run PEGGLE_WRITE_SCHEMA=1 swift test --filter GameModeKindTests
+            """)
+        // The generated text is the JSON it reads as.
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let mode = try #require((schema["properties"] as? [String: Any])?["mode"] as? [String: Any])
         let variants = try #require(mode["oneOf"] as? [[String: Any]])
-        #expect(variants.count == GameModeKind.allCases.count)
-        for (kind, variant) in zip(GameModeKind.allCases, variants) {
-            let properties = try #require(variant["properties"] as? [String: [String: Any]])
-            #expect(properties["type"]?["const"] as? String == kind.rawValue)
-            #expect(Set(properties.keys) == Set(["type"] + kind.fields.map(\.name)), "\(kind)")
-            #expect(Set(variant["required"] as? [String] ?? []) == Set(["type"] + kind.fields.filter(\.requiredInFile).map(\.name)))
-            for field in kind.fields {
-                let p = try #require(properties[field.name])
-                #expect(p["type"] as? String == (field.isWhole ? "integer" : "number"), "\(field.name)")
-                #expect((p["minimum"] as? NSNumber)?.doubleValue == field.bounds.min, "\(field.name)")
-                #expect((p["maximum"] as? NSNumber)?.doubleValue == field.bounds.max, "\(field.name)")
-                // A required field has no default in a file; the others state theirs.
-                #expect((p["default"] as? NSNumber)?.doubleValue == (field.requiredInFile ? nil : field.defaultValue.number), "\(field.name)")
-            }
-        }
+        #expect(variants.map { ($0["properties"] as? [String: [String: Any]])?["type"]?["const"] as? String }
+            == GameModeKind.allCases.map(\.rawValue))
+        let shots = try #require((variants.last?["properties"] as? [String: [String: Any]])?["shots"])
+        #expect(shots["type"] as? String == "integer" && (shots["maximum"] as? NSNumber)?.intValue == 99)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleAgents
 import PeggleGame
 @testable import PeggleRating
 import PeggleUtilities

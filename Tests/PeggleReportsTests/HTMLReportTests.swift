@@ -85,14 +85,15 @@ let trickyName = "<b>\"Tom & Jerry\"</b>"
 func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
     let eps = curve("Plain", sigma50: 0.035, perSigma: 6, every: 4) + random("Plain", wins: 3)
         + curve(trickyName, sigma50: 0.004, perSigma: 2, every: 8) + random(trickyName, wins: 0)
-        + outcomes(level: "Unplayed by greedy", kind: .linear, label: "linear(policy=a&b)", wins: 12, of: 20)
+        + outcomes(level: "Unplayed by greedy", kind: TestKinds.linear, label: "linear(policy=a&b)", wins: 12, of: 20)
     let levels = ["hash-Plain": sampleLevel(name: "Plain"), "hash-" + trickyName: sampleLevel(name: trickyName)]
-    return (DifficultyRater.rate(eps, options: RatingOptions(bands: true)), levels)
+    return (DifficultyRater.rate(eps, options: RatingOptions(bands: true, kindOrder: TestKinds.reportOrder)), levels)
 }
 
 @Test func reportIsWellFormedWithOneSectionPerLevel() throws {
     let (ratings, levels) = reportFixture()
-    let html = HTMLReport.render(ratings, levels: levels, facts: [("Generated", "2026-01-02"), ("Database", "runs.sqlite")])
+    let html = HTMLReport.render(ratings, levels: levels, facts: [("Generated", "2026-01-02"), ("Database", "runs.sqlite")],
+                                 kinds: TestKinds.reportOrder)
     let doc = try xmlBody(html)
     let root = try #require(doc.nodes.first)
     #expect(root.name == "html")
@@ -227,7 +228,7 @@ func reportFixture() -> (ratings: [LevelRating], levels: [String: Level]) {
 
 @Test func barChartHasTwoBarsPerAgentRow() throws {
     let r = DifficultyRater.rate(outcomes(level: "L", sigma: 0, wins: 20, of: 20) + outcomes(level: "L", sigma: 0.04, wins: 5, of: 20)
-        + random("L", wins: 10))[0]
+        + random("L", wins: 10), options: RatingOptions(kindOrder: TestKinds.reportOrder))[0]
     let doc = try #require(XMLTree.parse(SVGCharts.agentBars(r.agents)))
     let rows = doc.find("g", class: "agent-row")
     #expect(rows.count == r.agents.count)

@@ -12,11 +12,15 @@ import Testing
     static let humans = outcomes(level: "Peg 0.02", kind: .human, label: "human(name=Ann)", wins: 3, of: 4)
         + outcomes(level: "Peg 0.02", kind: .human, label: "human(name=Bo, Jr.)", wins: 1, of: 2, firstSeed: 100)
 
-    @Test func humanGamesLeaveDifficultyCSVAsItWas() {
+    @Test func humanGamesLeaveDifficultyCSVAsItWas() throws {
         let without = DifficultyRater.rate(rankingFixture)
         let with = DifficultyRater.rate(rankingFixture + Self.humans)
         #expect(CSVReport.difficulty(with) == CSVReport.difficulty(without))
-        #expect(!CSVReport.difficultyHeader.contains { $0.hasPrefix(AgentKind.human.rawValue) })
+        // People's games have no column group: only the program kinds that played do.
+        #expect(KindOrder().programKinds(playing: with) == [.greedy, TestKinds.random])
+        let header = try #require(readCSV(CSVReport.difficulty(with))?.first)
+        #expect(header == CSVReport.difficultyHeader([.greedy, TestKinds.random]))
+        #expect(!header.contains { $0.hasPrefix(AgentKind.human.rawValue) })
         #expect(CSVReport.humans(without) == CSVReport.record(CSVReport.humansHeader))
     }
 

@@ -16,6 +16,12 @@ final class TempDir {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// Kinds as the store sees them, data: PeggleAgents declares the real ones, which the store does not know.
+extension AgentKind {
+    static let random = AgentKind(declaring: "random")
+    static let linear = AgentKind(declaring: "linear")
+}
+
 enum Fixture {
     static let startedAt = Date(timeIntervalSince1970: 1_750_000_000)
 

@@ -4,6 +4,15 @@ import PeggleGame
 
 // Played games of known outcomes, for the statistics, the reports and the rater.
 
+/// Kinds as stored data, for the suites of modules that take kinds as data and do not know the
+/// agents (the ratings, the reports): PeggleAgents declares the real ones.
+public enum TestKinds {
+    public static let random = AgentKind(declaring: "random")
+    public static let linear = AgentKind(declaring: "linear")
+    /// The order `peggle report` passes (`AgentFactory.programKinds`).
+    public static let reportOrder = KindOrder([random, .greedy, linear])
+}
+
 /// `a` and `b` agree to `tolerance`.
 public func close(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-4) -> Bool {
     guard let a else { return false }
@@ -35,7 +44,7 @@ public func curve(_ level: String, sigma50: Double, slope: Double = 4, perSigma:
 }
 
 public func random(_ level: String, wins: Int, of episodes: Int = 20) -> [PlayedGame] {
-    outcomes(level: level, kind: .random, wins: wins, of: episodes)
+    outcomes(level: level, kind: TestKinds.random, wins: wins, of: episodes)
 }
 
 /// Levels of known difficulty, hardest first as the rater must order them.

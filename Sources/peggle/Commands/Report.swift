@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleCommandLine
+import PeggleAgents
 import PeggleDifficulty
 import PeggleGame
 import PeggleLevel
@@ -65,13 +66,16 @@ struct Report: ParsableCommand {
         guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
 
-        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html), fitPriors: fitPriors))
+        // Kinds in the agent table's order (random, greedy, linear), any other kind stored after them by name.
+        let kinds = KindOrder(AgentFactory.programKinds)
+        let ratings = DifficultyRater.rate(games, options: RatingOptions(bands: formats.contains(.html), fitPriors: fitPriors,
+                                                                         kindOrder: kinds))
         var levels: [String: Level] = [:]
         for r in stored { if let l = try? LevelCodec.decode(Data(r.json.utf8)) { levels[r.contentHash] = l } }
         let pegs = try Self.pegRates(ratings, store: store, levels: stored, agents: agents, decoded: levels)
         var files: [(String, String)] = []
         if formats.contains(.csv) {
-            files.append(("difficulty.csv", CSVReport.difficulty(ratings)))
+            files.append(("difficulty.csv", CSVReport.difficulty(ratings, kinds: kinds)))
             files.append(("episodes.csv", CSVReport.episodes(games)))
             files.append(("pegs.csv", CSVReport.pegs(pegs)))
             files.append(("humans.csv", CSVReport.humans(ratings)))
@@ -86,7 +90,8 @@ struct Report: ParsableCommand {
             ]
             if let comparison { facts.append(("humans against \u{3c3}50", comparison.summary)) }
             files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts,
-                                                           pegRates: Dictionary(uniqueKeysWithValues: pegs.map { ($0.levelHash, $0) }))))
+                                                           pegRates: Dictionary(uniqueKeysWithValues: pegs.map { ($0.levelHash, $0) }),
+                                                           kinds: kinds)))
         }
         // Everything is rendered before the first file is written; each file is replaced atomically.
         for (name, text) in files { try Files.write(text, to: (out as NSString).appendingPathComponent(name)) }
