@@ -19,12 +19,15 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     public var scale: [Double]
     public var weights: [Double]
     public var intercept: Double
-    /// Standard deviation of ln sigma50's prediction error, from the fit's cross-validation.
+    /// Standard deviation of ln sigma50's prediction error, from the fit's cross-validation: the
+    /// interval's spread when the model has no `interval` (a linear model).
     public var residualSD: Double
     /// Where the fit came from (corpus, levels, ratings' command), for people.
     public var fittedOn: String
     /// The kernel part; nil: the model is linear.
     public var kernel: Kernel?
+    /// The local interval (needs the kernel's rows); nil: 1.96 `residualSD` everywhere.
+    public var interval: Interval? = nil
     /// Per feature: +1 if its weight is at least 0 (the feature can only make a level easier as it
     /// grows), -1 if at most 0 (only harder), 0 if free. A signed feature is left out of the
     /// kernel part, so the prediction moves with it one way only: a harder knob never lowers the
@@ -59,12 +62,38 @@ public struct EstimateModel: Codable, Sendable, Equatable {
         }
     }
 
+    /// The interval from the fitted levels' own cross-validated errors: a level's spread is the
+    /// root mean square of the `errors` of its `neighbours` nearest fitted levels (`distance`, over
+    /// every feature), its interval's half-width in ln sigma50 `scale` times that spread (the fit
+    /// sets `scale` so that 95% of the fitted levels lie inside their own), and a spread past
+    /// `guessingSpread` (the fitted levels' worst tenth) means the estimate is guessing there: the
+    /// fitted levels like it were predicted worst. `scripts/fit-estimate` sets all four.
+    public struct Interval: Codable, Sendable, Equatable {
+        public var neighbours: Int
+        public var scale: Double
+        public var guessingSpread: Double
+        /// One cross-validated error of ln sigma50 per fitted level (the kernel's rows, in order).
+        public var errors: [Double]
+
+        public init(neighbours: Int, scale: Double, guessingSpread: Double, errors: [Double]) {
+            self.neighbours = neighbours
+            self.scale = scale
+            self.guessingSpread = guessingSpread
+            self.errors = errors
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case neighbours, scale, errors
+            case guessingSpread = "guessing_spread"
+        }
+    }
+
     /// Format 2 added `kernel`; a format-1 reader would silently ignore it, so the number changed.
-    /// Format 3 added `signs` (and the kernel leaves the signed features out).
-    public static let currentFormat = 3
+    /// Format 3 added `signs` (and the kernel leaves the signed features out); format 4, `interval`.
+    public static let currentFormat = 4
 
     enum CodingKeys: String, CodingKey {
-        case format, features, mean, scale, weights, intercept, kernel, signs
+        case format, features, mean, scale, weights, intercept, kernel, signs, interval
         case featuresVersion = "features_version", residualSD = "residual_sd", fittedOn = "fitted_on"
     }
 
@@ -103,6 +132,18 @@ public struct EstimateModel: Codable, Sendable, Equatable {
                 throw EstimateModelError("kernel: needs a positive length_scale and one alpha per row of \(n) values")
             }
         }
+        if let i = m.interval {
+            guard let rows = m.kernel?.rows else { throw EstimateModelError("interval: needs the kernel (the fitted levels' rows)") }
+            guard i.errors.count == rows.count else {
+                throw EstimateModelError("interval.errors: needs one per kernel row (\(rows.count)), has \(i.errors.count)")
+            }
+            guard (1...rows.count).contains(i.neighbours) else {
+                throw EstimateModelError("interval.neighbours: \(i.neighbours) is not 1 to \(rows.count)")
+            }
+            guard i.scale > 0, i.scale.isFinite, i.guessingSpread > 0, i.guessingSpread.isFinite else {
+                throw EstimateModelError("interval: scale and guessing_spread must be positive and finite")
+            }
+        }
         try m.checkFinite()
         var checked = m
         checked.reach = m.computedReach()
@@ -125,6 +166,7 @@ public struct EstimateModel: Codable, Sendable, Equatable {
             try finite(kernel.alpha, "kernel.alpha")
             for (r, row) in kernel.rows.enumerated() { try finite(row, "kernel.rows[\(r)]") }
         }
+        if let interval { try finite(interval.errors, "interval.errors") }
         let probes = [(Array(repeating: 0.0, count: features.count), "the mean level")]
             + (kernel?.rows ?? []).enumerated().map { ($1, "fitted level \($0)") }
         for (z, name) in probes {
@@ -151,24 +193,30 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     /// ln sigma50 predicted for standardised features `z` ((value - mean) / scale).
     func predictLog(standardised z: [Double]) -> Double { predict(standardised: z).log }
 
-    /// ln sigma50 predicted for standardised features `z`, and the distance from `z` to the
-    /// nearest fitted level (`distance(_:_:)`; nil for a linear model, which keeps no levels).
-    func predict(standardised z: [Double]) -> (log: Double, nearest: Double?) {
+    /// ln sigma50 predicted for standardised features `z`, the distance from `z` to the nearest
+    /// fitted level (`distance(_:_:)`) and the local spread (`Interval`); nil for a linear model,
+    /// which keeps no levels, and the spread nil for a model without `interval`.
+    func predict(standardised z: [Double]) -> (log: Double, nearest: Double?, spread: Double?) {
         var y = intercept
         for k in z.indices { y += weights[k] * z[k] }
-        guard let kernel else { return (y, nil) }
+        guard let kernel else { return (y, nil, nil) }
         // The kernel sees the unsigned features only; the distance to the fitted levels, all.
         let free = z.indices.filter { signs[$0] == 0 }, signed = z.indices.filter { signs[$0] != 0 }
         let width = 2 * kernel.lengthScale * kernel.lengthScale * Double(max(free.count, 1))
-        var nearest = Double.infinity
-        for (row, a) in zip(kernel.rows, kernel.alpha) {
+        var squared = [Double](repeating: 0, count: kernel.rows.count)
+        for (r, (row, a)) in zip(kernel.rows, kernel.alpha).enumerated() {
             var d2 = 0.0
             for k in free { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
             y += a * exp(-d2 / width)
             for k in signed { d2 += (z[k] - row[k]) * (z[k] - row[k]) }
-            nearest = min(nearest, d2)
+            squared[r] = d2
         }
-        return (y, (nearest / Double(z.count)).squareRoot())
+        let nearest = ((squared.min() ?? .infinity) / Double(z.count)).squareRoot()
+        guard let interval else { return (y, nearest, nil) }
+        // The k nearest by distance, ties by row order (as the fit's stable sort).
+        let near = squared.indices.sorted { (squared[$0], $0) < (squared[$1], $1) }.prefix(interval.neighbours)
+        let meanSquare = near.reduce(0.0) { $0 + interval.errors[$1] * interval.errors[$1] } / Double(near.count)
+        return (y, nearest, meanSquare.squareRoot())
     }
 
     /// How far apart two levels' standardised features are: the root mean square of their
@@ -217,8 +265,13 @@ public struct Sigma50Estimate: Sendable, Equatable {
     /// The distance from the level's standardised features to the nearest fitted level
     /// (`EstimateModel.distance`); nil for a linear model.
     public var distance: Double?
-    /// Whether `distance` is past the model's `reach`. The interval's half-width (in ln sigma50)
-    /// is then 1.96 residual SDs times distance / reach instead of 1.96 (docs/metrics.md).
+    /// The root mean square of the cross-validated errors of the nearest fitted levels
+    /// (`EstimateModel.Interval`); nil for a model without an interval.
+    public var spread: Double?
+    /// Whether `distance` is past the model's `reach` or `spread` past the model's guessing
+    /// spread. The interval's half-width (in ln sigma50) is the model's scale times `spread` (1.96
+    /// residual SDs without an interval), and past the reach that times distance / reach
+    /// (docs/metrics.md).
     public var outOfDistribution: Bool
 
     /// What the tools say of an estimate that is out of distribution.
@@ -231,12 +284,19 @@ public struct Sigma50Estimate: Sendable, Equatable {
 
     public init(features: LevelFeatures, model: EstimateModel, tierEdges: TierEdges = TierEdges()) {
         let z = features.values.indices.map { (features.values[$0] - model.mean[$0]) / model.scale[$0] }
-        let (y, nearest) = model.predict(standardised: z)
+        let (y, nearest, local) = model.predict(standardised: z)
         distance = nearest
+        spread = local
         var widen = 1.0
         if let nearest, let reach = model.reach, nearest > reach { widen = nearest / reach }
-        outOfDistribution = widen > 1
-        let half = 1.959964 * model.residualSD * widen
+        var half = 1.959964 * model.residualSD
+        var guessing = false
+        if let local, let interval = model.interval {
+            half = interval.scale * local
+            guessing = local > interval.guessingSpread
+        }
+        outOfDistribution = widen > 1 || guessing
+        half *= widen
         func clamped(_ x: Double) -> Double { min(max(exp(x), SkillModel.lowest), SkillModel.highest) }
         sigma50 = clamped(y)
         low = clamped(y - half)

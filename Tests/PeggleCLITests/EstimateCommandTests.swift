@@ -79,6 +79,7 @@ struct EstimateCommandTests {
             m["mean"] = [Double](repeating: 0, count: w.count)
             m["scale"] = [Double](repeating: 1, count: w.count)
             m["kernel"] = nil
+            m["interval"] = nil   // the local interval needs the kernel's rows (its own refusal)
         }
         for extra in [[], ["--json"]] {
             let r = try CLI.run(["estimate", Self.levels[0], "--model", url.path] + extra)
@@ -93,8 +94,9 @@ struct EstimateCommandTests {
     func modelFileProblems() throws {
         let dir = try CLI.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let huge = try Self.model(in: dir) { m in m["intercept"] = 1e308; m["kernel"] = ["length_scale": 1.0, "alpha": [1e308, 1e308],
-                                                                                        "rows": [[Double]](repeating: [Double](repeating: 0, count: (m["weights"] as! [Any]).count), count: 2)] }
+        let huge = try Self.model(in: dir) { m in m["intercept"] = 1e308; m["interval"] = nil
+                                                  m["kernel"] = ["length_scale": 1.0, "alpha": [1e308, 1e308],
+                                                                 "rows": [[Double]](repeating: [Double](repeating: 0, count: (m["weights"] as! [Any]).count), count: 2)] }
         let r = try CLI.run(["estimate", Self.levels[0], "--model", huge.path])
         #expect(r.status == 2)
         #expect(r.stderr == "error: --model \(huge.path): kernel.alpha: the prediction at the mean level is not finite (infinity)\n")

@@ -214,7 +214,7 @@ struct EstimateTests {
             + "version \(v) (\(n)): refit with scripts/fit-estimate")) { try EstimateModel.decode(try JSONEncoder().encode(old)) }
         var linear = Self.model(intercept: -3)
         linear.format = 2
-        #expect(throws: EstimateModelError("format: 2 is not 3")) { try EstimateModel.decode(try JSONEncoder().encode(linear)) }
+        #expect(throws: EstimateModelError("format: 2 is not 4")) { try EstimateModel.decode(try JSONEncoder().encode(linear)) }
         var bad = Self.model(intercept: -3)
         bad.residualSD = 0
         #expect(throws: EstimateModelError("scale and residual_sd: must be positive and finite")) {
@@ -269,6 +269,48 @@ struct EstimateTests {
         #expect(Sigma50Estimate(features: LevelFeatures(values: .init(repeating: 1e6, count: n)), model: linear).outOfDistribution == false)
     }
 
+    /// Four fitted levels at 0, 1, 3 and 6 on the first feature with cross-validated errors 1, -2,
+    /// 4 and 0.5; two neighbours, scale 1, guessing past a spread of 3. A level at 0.4: its two
+    /// nearest are 0 and 1, spread sqrt((1 + 4) / 2), the half-width, not guessing. One at 2.6:
+    /// 3 and 1, spread sqrt((16 + 4) / 2) = 3.16, past 3: guessing, though it lies within the reach.
+    /// The interval replaces 1.96 residual SDs; past the reach it is widened as before.
+    @Test func theIntervalIsTheNearestFittedLevelsErrorsSpreadAndAWideSpreadIsGuessing() throws {
+        let n = LevelFeatures.names.count, r = Double(n).squareRoot()
+        func row(_ x: Double) -> [Double] { [x] + .init(repeating: 0, count: n - 1) }
+        var m = Self.model(intercept: -3)
+        m.kernel = .init(lengthScale: 1, alpha: [0, 0, 0, 0], rows: [row(0), row(1), row(3), row(6)])
+        m.interval = .init(neighbours: 2, scale: 1, guessingSpread: 3, errors: [1, -2, 4, 0.5])
+        let decoded = try EstimateModel.decode(try JSONEncoder().encode(m))
+        #expect(decoded.interval == m.interval && decoded.reach == (9.0 / Double(n)).squareRoot())  // the nearest others: 1, 1, 2, 3
+        func estimate(_ x: Double) -> Sigma50Estimate { Sigma50Estimate(features: LevelFeatures(values: row(x)), model: decoded) }
+        let calm = estimate(0.4), wild = estimate(2.6), far = estimate(20)
+        #expect(abs(calm.spread! - 2.5.squareRoot()) < 1e-12 && !calm.outOfDistribution)
+        #expect(abs(calm.low - exp(-3 - 2.5.squareRoot())) < 1e-14 && abs(calm.high - exp(-3 + 2.5.squareRoot())) < 1e-14)
+        #expect(abs(wild.spread! - 10.0.squareRoot()) < 1e-12 && wild.outOfDistribution && wild.distance! < decoded.reach!)
+        #expect(abs(wild.low - exp(-3 - 10.0.squareRoot())) < 1e-14 && wild.high == SkillModel.highest)  // exp(0.16), clamped
+        // At 20: nearest 6 (14 / r, 4.7 reaches) and 3; spread sqrt((0.25 + 16) / 2), widened 4.7 times.
+        #expect(abs(far.spread! - 8.125.squareRoot()) < 1e-12 && abs(far.distance! - 14 / r) < 1e-12 && far.outOfDistribution)
+        #expect(far.low == SkillModel.lowest && far.high == SkillModel.highest)
+        // Refused: an error per row, the kernel, neighbours among the rows, a positive scale.
+        var short = m
+        short.interval!.errors.removeLast()
+        var linear = Self.model(intercept: -3)
+        linear.interval = m.interval
+        var many = m
+        many.interval!.neighbours = 5
+        var flat = m
+        flat.interval!.scale = 0
+        var nan = m
+        nan.interval!.errors[2] = .infinity
+        #expect(throws: EstimateModelError("interval.errors[2]: infinity is not a finite number")) { try nan.checkFinite() }
+        for (bad, message) in [(short, "interval.errors: needs one per kernel row (4), has 3"),
+                               (linear, "interval: needs the kernel (the fitted levels' rows)"),
+                               (many, "interval.neighbours: 5 is not 1 to 4"),
+                               (flat, "interval: scale and guessing_spread must be positive and finite")] {
+            #expect(throws: EstimateModelError(message)) { try EstimateModel.decode(try JSONEncoder().encode(bad)) }
+        }
+    }
+
     @Test func theBuiltInModelLoadsAndMatchesTheseFeatures() {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
@@ -276,6 +318,10 @@ struct EstimateTests {
         #expect(m.kernel?.rows.count == 781)
         // The 742nd of the 781 leave-one-out nearest distances (docs/metrics.md quotes it).
         #expect(((m.reach ?? 0) * 1000).rounded() == 829)
+        // The local interval: the 40 nearest fitted levels' errors, scale 2.17, guessing past 1.59
+        // (docs/metrics.md quotes them).
+        #expect(m.interval?.neighbours == 40 && m.interval?.errors.count == 781)
+        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 217 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 159)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature

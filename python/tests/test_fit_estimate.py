@@ -85,3 +85,28 @@ def test_the_kernel_fit_treats_bounds_as_censored(fe):
     assert model(np.arange(14), tight, np.append(np.zeros(13, int), 1)) == pytest.approx(model(np.arange(14), tight), abs=1e-9)
     # No bound: the fit is the plain one.
     assert model(np.arange(14), y) == pytest.approx(model(np.arange(14), y, np.zeros(14, int)), abs=0)
+
+
+def test_the_local_interval_is_set_on_the_fitted_levels_own_errors(fe, monkeypatch):
+    # Five fitted levels on a line at 0, 1, 2, 10, 11 with errors 1, -1, 1, 4, -4. With one
+    # neighbour, each level's spread is its nearest other's |error|: 1, 1, 1, 4, 4 (the far pair
+    # predicts each other's large errors), so |error| / spread is 1 everywhere: the scale is 1.
+    # With two, the spreads are 1, 1, 1, sqrt((1 + 16) / 2), sqrt((1 + 16) / 2): the Gaussian
+    # log-likelihood prefers one. The guessing spread is the top tenth's edge of 1, 1, 1, 4, 4.
+    monkeypatch.setattr(fe, "NEIGHBOURS", [1, 2])
+    z = np.array([[0.0], [1], [2], [10], [11]])
+    err = np.array([1.0, -1, 1, 4, -4])
+    k, scale, guessing, spread = fe.local_interval(z, err)
+    assert k == 1
+    assert spread == pytest.approx([1, 1, 1, 4, 4])
+    assert scale == pytest.approx(1)
+    assert guessing == pytest.approx(np.quantile([1, 1, 1, 4, 4], 0.9))   # 4: none of the five past it
+    # The 1 erring -2: spreads 2, 1 (ties go to the lower row: the 0's error), 2, 4, 4, so the
+    # ratios |error| / spread are 0.5, 2, 0.5, 1, 1 and the scale is their 95% quantile, 1.8,
+    # which four of the five keep (one neighbour only: with these errors two fit better).
+    monkeypatch.setattr(fe, "NEIGHBOURS", [1])
+    err2 = np.array([1.0, -2, 1, 4, -4])
+    k2, scale2, _, spread2 = fe.local_interval(z, err2)
+    assert k2 == 1 and spread2 == pytest.approx([2, 1, 2, 4, 4])
+    assert scale2 == pytest.approx(1.8)
+    assert np.mean(np.abs(err2) <= scale2 * spread2) == pytest.approx(0.8)
