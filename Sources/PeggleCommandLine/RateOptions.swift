@@ -93,8 +93,8 @@ package struct RateOptions: ParsableArguments {
         try maker.check()
         var seen = Set<String>()
         var out: [any Agent] = []
-        // Messages say --agent, as `play --agent` does: one parser of agent names.
-        for a in try agents.map("--agent", message: { _, _, reason in reason }, { _, _, spec in try maker.agent(spec, threads: 1) })
+        // One parser of agent names (`play --agent`'s); its refusals name this option.
+        for a in try agents.map("--agents", message: { _, _, reason in reason }, { _, _, spec in try maker.agent(spec, threads: 1) })
         where seen.insert(a.label).inserted {
             out.append(a)
         }

@@ -315,7 +315,7 @@ struct RateCommandTests {
 
     @Test("bad options are refused with exit code 2 before anything is written",
           arguments: [
-            (["--agents", "random,smart"], "unknown agent 'smart'"),
+            (["--agents", "random,smart"], "--agents: unknown agent 'smart'"),
             (["--method", "grid", "--sigmas", "0,-0.1"], "--sigmas: -0.1 is negative"),
             (["--method", "grid", "--sigmas", "0,abc"], "--sigmas: 'abc' is not a number"),
             (["--sigmas", "0,0.02"], "--sigmas: only with --method grid"),

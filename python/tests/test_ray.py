@@ -135,7 +135,7 @@ def test_a_worker_killed_mid_task_is_retried_and_nothing_is_lost(local_ray, refe
 
 def test_bad_input_is_refused_before_anything_runs(local_ray, tmp_path, capsys):
     db = tmp_path / "bad.sqlite"
-    with pytest.raises(ValueError, match="--agent: unknown agent 'bogus'"):
+    with pytest.raises(ValueError, match="--agents: unknown agent 'bogus'"):
         rate(LEVELS, db, ["--agents", "bogus"], progress=False)
     with pytest.raises(ValueError, match="--db: set by the driver"):
         rate(LEVELS, db, ["--db", "x.sqlite"], progress=False)
