@@ -58,14 +58,13 @@ public struct AimEncoder: Sendable, Equatable {
     public func encode(_ game: GameState, scene: inout AimScene, keepTraces: Bool = false,
                        into out: UnsafeMutableBufferPointer<Float>) {
         precondition(out.count >= size, "feature buffer too small")
-        // A game played on since the scene's last full load, at the same board angle, differs
-        // from it only by pegs removed: the scene drops those instead of being rebuilt.
-        if keepTraces && scene.loadedGame && scene.loadedAngle == game.boardAngle { scene.update(game) } else { scene.load(game) }
-        scene.loadedGame = keepTraces
-        scene.loadedAngle = game.boardAngle
-        if scene.traces.count != bins { scene.traces = Array(repeating: AimScene.Trace(), count: bins) }
         if !keepTraces || scene.tracedAngle != game.boardAngle { scene.forgetTraces() }
+        // A later state of the game the scene holds, at the same board angle, differs from it
+        // only by pegs removed: the scene drops those instead of being rebuilt.
+        if scene.loadedGame { scene.update(game) } else { scene.load(game) }
+        scene.loadedGame = keepTraces
         scene.tracedAngle = game.boardAngle
+        if scene.traces.count != bins { scene.traces = Array(repeating: AimScene.Trace(), count: bins) }
         var trace = AimScene.Trace()
         for b in 0..<bins {
             // Moved out and back (not copied), so its buffers are reused.
@@ -87,7 +86,7 @@ public struct AimEncoder: Sendable, Equatable {
     /// a trace of this encoder.
     public func startTraces(in scene: AimScene) -> AimStartTraces? {
         guard scene.traces.count == bins, scene.traces.allSatisfy(\.valid) else { return nil }
-        return AimStartTraces(encoder: self, boardAngle: scene.tracedAngle, traces: scene.traces)
+        return AimStartTraces(boardAngle: scene.tracedAngle, traces: scene.traces)
     }
 
     /// Convenience: the features of `game` as a new array (tests, one-off use).
@@ -101,8 +100,6 @@ public struct AimEncoder: Sendable, Equatable {
 /// Every bin's trace on a level's board before the first shot (`AimEncoder.startTraces(in:)`),
 /// kept with an environment's level so that later episodes on it start without tracing.
 public struct AimStartTraces: Sendable {
-    /// The encoder that traced them (its bins, aim range and contacts).
-    public let encoder: AimEncoder
     let boardAngle: Double
     let traces: [AimScene.Trace]
 }
@@ -158,10 +155,9 @@ public struct AimScene: Sendable {
     /// and the board's turn they were traced on.
     var traces: [Trace] = []
     var tracedAngle = 0.0
-    /// Whether the scene holds an earlier observation of the game being played (kept traces),
-    /// built at `loadedAngle`; cleared with the traces.
+    /// Whether the scene holds an earlier observation of the game being played, at
+    /// `tracedAngle` (kept traces); cleared with the traces.
     var loadedGame = false
-    var loadedAngle = 0.0
     /// Scratch of `load`: each item's grid bounds, and the counting sort's counters.
     var bounds: [(Vec2, Vec2)] = []
     var fill: [Int32] = []
