@@ -6,12 +6,13 @@ import PeggleUtilities
 /// Cheap numbers about a level that predict its sigma50 without playing a game: what the level
 /// holds, what one shot from the start does at each of `aims` evenly spread angles (whole shots,
 /// the same physics the games use), how well the best shots survive aim noise, what a second shot
-/// after the best first one can do, and the aim encoder's features averaged over its bins.
+/// after the best first one can do, the aim encoder's features averaged over its bins, and what
+/// two short greedy rollouts of the game meet later (`rollout`: the last oranges' windows).
 /// Deterministic: the same level gives the same bits. `names` and `version` identify the list a
 /// model was fitted on, so a model of another list is refused rather than misread.
 public struct LevelFeatures: Sendable, Equatable {
     /// Bumped whenever a feature is added, removed or computed differently.
-    public static let version = 3
+    public static let version = 4
     /// Aims of the whole-shot sweep, evenly spread over the aim encoder's range.
     public static let aims = 49
     /// Aim-noise widths, radians, at which the sweep's best shot is valued on average (the sweep
@@ -27,8 +28,12 @@ public struct LevelFeatures: Sendable, Equatable {
     /// The aim noises, radians, at which the tolerance profile is valued: 0.0005 to 1.02 in steps
     /// of a factor 2^(1/4) (the rater's range, 0.001 to 1, with a step to spare each side).
     public static let toleranceSigmas: [Double] = (0...44).map { 0.0005 * pow(2, Double($0) / 4) }
-    /// Aims of the second shot's sweep.
+    /// Aims of the second shot's sweep, and of each later sweep of the rollout.
     public static let secondAims = 15
+    /// Shots of the rollout at most: the first two shots and the best aim of a sweep after each.
+    public static let rolloutShots = 8
+    /// Sweeps of the finer `aims` a rollout may fire where `secondAims` find no orange.
+    public static let rolloutFineSweeps = 2
 
     /// Feature names, in the order of `values`.
     public static let names: [String] = [
@@ -42,7 +47,9 @@ public struct LevelFeatures: Sendable, Equatable {
       + ["second_shot_value_max", "second_shot_value_mean", "two_shots_orange_share"]
       + AimFeature.allCases.map { "aim_" + $0.name + "_mean" }
       + ["bts_ln_target_per_shot", "dodge_ln_shots",
-         "classic_ln_sigma_demand", "bts_ln_sigma_demand", "dodge_ln_sigma_demand", "ln_sigma_half"]
+         "classic_ln_sigma_demand", "bts_ln_sigma_demand", "dodge_ln_sigma_demand", "ln_sigma_half",
+         "rollout_ln_pace", "rollout_ln_width_min", "rollout_ln_sigma_game",
+         "rollout_other_ln_pace", "rollout_other_ln_width_min", "rollout_other_ln_sigma_game"]
 
     /// Features that can only make a level harder as they grow (-1) or only easier (+1), everything
     /// else the same: the mode's own knobs. A model must give them a weight of that sign (or 0) and
@@ -177,14 +184,18 @@ public struct LevelFeatures: Sendable, Equatable {
         var after = start
         let first = (try? after.shoot(angle: aims[noisyBestAim])) ?? ShotResult(angle: aims[noisyBestAim])
         var secondMax = 0.0, secondSum = 0.0, secondCleared = 0.0
+        let laterAims = (0..<Self.secondAims).map { -encoder.maxAim + 2 * encoder.maxAim * Double($0) / Double(Self.secondAims - 1) }
+        // A sweep of `laterAims` from a board: each shot's value and oranges cleared.
+        func sweep(_ board: GameState) -> [(value: Double, cleared: Int)] {
+            laterAims.map { a in (try? board.outcome(ofShooting: a).shot).map { (value($0), $0.orangeCleared) } ?? (0, 0) }
+        }
+        var second: [(value: Double, cleared: Int)] = []
         if !after.isOver {
-            for k in 0..<Self.secondAims {
-                let a = -encoder.maxAim + 2 * encoder.maxAim * Double(k) / Double(Self.secondAims - 1)
-                guard let shot = try? after.outcome(ofShooting: a).shot else { continue }
-                let s = value(shot)
-                secondMax = max(secondMax, s)
-                secondSum += s
-                secondCleared = max(secondCleared, Double(shot.orangeCleared))
+            second = sweep(after)
+            for s in second {
+                secondMax = max(secondMax, s.value)
+                secondSum += s.value
+                secondCleared = max(secondCleared, Double(s.cleared))
             }
         } else if after.status == .won {
             secondMax = 1
@@ -231,7 +242,147 @@ public struct LevelFeatures: Sendable, Equatable {
         case .dodge: v += [0, 0, demanded]
         }
         v.append(log(Self.largestSigma(tolerance, atLeast: 0.5 * (tolerance.first ?? 0))))
+
+        // The rollouts: what the last oranges demand, which the first two shots do not see
+        // (`rollout`). Two plans, whose noise-free greedy paths differ, so one plan's luck weighs
+        // less: from the first shot a noisy player would choose, and from the other of the
+        // sweep's best aims (`top`). Classic: the pace (oranges cleared a shot over the oranges a
+        // ball must clear), the narrowest window of aims that cleared an orange (radians), and
+        // the noise the game tolerates (`gameSigma`). Beat the score: the points the rollout
+        // scored and the rest of the clock at its last two shots' rate, over the target.
+        let classic = level.mode.kind == .classic
+        func shotValue(_ shot: ShotResult) -> Double { classic ? Double(shot.orangeCleared) : Double(shot.points) }
+        func rollout(_ plan: Int) -> Rollout {
+            let firstAim = plan == 0 ? noisyBestAim : (top.first { $0 != noisyBestAim } ?? noisyBestAim)
+            var board = start
+            if plan == 0 { board = after } else { _ = try? board.shoot(angle: aims[firstAim]) }
+            let next = plan == 0 ? second : (board.isOver ? [] : sweep(board))
+            return Self.rollout(after: board, second: next, laterAims: laterAims, fineAims: aims,
+                                firstCleared: cleared.map { Int($0) }, firstAim: firstAim, sweep: sweep,
+                                classic: classic, value: shotValue)
+        }
+        for plan in 0..<2 {
+            switch level.mode {
+            case .classic where orange > 0 && balls > 0:
+                let roll = rollout(plan)
+                let perShot = max(Double(roll.cleared), 0.5) / Double(roll.shots)
+                v += [log(perShot * balls / orange), log(roll.widths.min() ?? roll.stuckWidth),
+                      log(Self.gameSigma(roll, left: orange - Double(roll.cleared), balls: balls, fineAims: Self.aims))]
+            case let .beatTheScore(b) where b.targetScore > 0:
+                let roll = rollout(plan)
+                let left = max(b.timeLimit - roll.duration, 0)
+                let projected = roll.points + (roll.lastDuration > 0 ? left * roll.lastPoints / roll.lastDuration : 0)
+                v += [log(max(projected, 1) / Double(b.targetScore)), 0, 0]
+            default:
+                v += [0, 0, 0]
+            }
+        }
         values = v
+    }
+
+    /// What `rollout` found: shots taken (the first included), oranges cleared, points, time, each
+    /// orange-clearing shot's window (radians: the run of neighbouring aims of its sweep that clear
+    /// an orange too), oranges and sweep, and whether it ended with no aim clearing an orange.
+    struct Rollout {
+        var shots = 1, cleared = 0, points = 0.0, duration = 0.0
+        /// Points and time of the last two shots.
+        var lastPoints = 0.0, lastDuration = 0.0
+        var widths: [Double] = [], clearedPerStep: [Double] = []
+        /// Each orange-clearing shot's sweep: offsets from its aim and whether that aim clears an orange (1 or 0).
+        var profiles: [[(offset: Double, value: Double)]] = []
+        var stuck = false
+        /// The window taken for an orange no sweep reached: half the finer sweep's spacing.
+        var stuckWidth = 0.0
+    }
+
+    /// A greedy game without noise from `after` (the board a first shot at `firstAim` of the
+    /// start's sweep left; `second`, the sweep of it): each shot is the aim of a sweep of
+    /// `laterAims` with the most `value` (classic: oranges cleared; beat the score: points), the
+    /// middle of a run of such aims rather than its edge, until the game is over or
+    /// `rolloutShots` are taken. Where no aim of the sweep clears an orange (classic), the
+    /// start's finer sweep is fired, at most `rolloutFineSweeps` times; if that finds none
+    /// either, the rollout is stuck: the rest needs a finer aim or a bank shot.
+    static func rollout(after: GameState, second: [(value: Double, cleared: Int)], laterAims: [Double], fineAims: [Double],
+                        firstCleared: [Int], firstAim: Int, sweep: (GameState) -> [(value: Double, cleared: Int)],
+                        classic: Bool, value: (ShotResult) -> Double) -> Rollout {
+        var r = Rollout()
+        let fineSpacing = fineAims[1] - fineAims[0], laterSpacing = laterAims[1] - laterAims[0]
+        r.stuckWidth = 0.5 * fineSpacing
+        // The run of aims around `best` that clear an orange, in radians.
+        func width(_ cleared: [Int], _ best: Int, _ spacing: Double) -> Double {
+            var lo = best, hi = best
+            while lo > 0 && cleared[lo - 1] > 0 { lo -= 1 }
+            while hi < cleared.count - 1 && cleared[hi + 1] > 0 { hi += 1 }
+            return Double(hi - lo + 1) * spacing
+        }
+        r.cleared = after.orangeCleared
+        r.points = Double(after.score)
+        r.duration = after.elapsed
+        func profile(_ cleared: [Int], _ aims: [Double], _ best: Int) -> [(offset: Double, value: Double)] {
+            aims.indices.map { (aims[$0] - aims[best], cleared[$0] > 0 ? 1 : 0) }
+        }
+        if after.orangeCleared > 0 {
+            r.widths.append(width(firstCleared, firstAim, fineSpacing))
+            r.profiles.append(profile(firstCleared, fineAims, firstAim))
+            r.clearedPerStep.append(Double(after.orangeCleared))
+        }
+        var board = after, next = second, fine = 0
+        var recent = [(Double(after.score), after.elapsed)]
+        while !board.isOver && r.shots < rolloutShots {
+            if r.shots > 1 { next = sweep(board) }
+            var aims = laterAims, spacing = laterSpacing
+            var cleared = next.map(\.cleared), values = next.map(\.value)
+            if classic && board.orangeRemaining > 0 && !cleared.contains(where: { $0 > 0 }) && fine < rolloutFineSweeps {
+                fine += 1
+                let shots = fineAims.map { a in try? board.outcome(ofShooting: a).shot }
+                aims = fineAims; spacing = fineSpacing
+                cleared = shots.map { $0?.orangeCleared ?? 0 }
+                values = shots.map { $0.map(value) ?? 0 }
+            }
+            // The best aim with its neighbours counted half: the middle of a wide window rather
+            // than the edge of a narrow one, as a player who expects noise would choose.
+            let smooth = values.indices.map { k in
+                values[k] + 0.5 * ((k > 0 ? values[k - 1] : 0) + (k < values.count - 1 ? values[k + 1] : 0))
+            }
+            let top = values.max()!
+            let best = values.indices.filter { values[$0] == top }
+                .max { smooth[$0] < smooth[$1] || (smooth[$0] == smooth[$1] && $0 > $1) }!
+            if classic && board.orangeRemaining > 0 && !cleared.contains(where: { $0 > 0 }) {
+                r.stuck = true
+                break
+            }
+            let before = board.orangeCleared, scored = board.score, clock = board.elapsed
+            _ = try? board.shoot(angle: aims[best])
+            r.shots += 1
+            r.points += Double(board.score - scored)
+            r.duration += board.elapsed - clock
+            recent.append((Double(board.score - scored), board.elapsed - clock))
+            if board.orangeCleared > before {
+                r.widths.append(width(cleared, best, spacing))
+                r.profiles.append(profile(cleared, aims, best))
+                r.clearedPerStep.append(Double(board.orangeCleared - before))
+            }
+        }
+        r.cleared = board.orangeCleared
+        for (p, t) in recent.suffix(2) { r.lastPoints += p; r.lastDuration += t }
+        return r
+    }
+
+    /// The largest of `toleranceSigmas` (interpolated) at which a player who aims where the
+    /// rollout aimed needs no more shots on average than `balls`: at each orange-clearing step,
+    /// 1 / the chance that a Gaussian aim error lands on an aim of its sweep that clears an orange
+    /// (`tolerance` of the step's profile); the oranges the rollout left take the last step's
+    /// chance each, at the mean oranges a step cleared, or half an aim of the finer sweep's
+    /// share if it was stuck. The first sigma if none is small enough.
+    static func gameSigma(_ r: Rollout, left: Double, balls: Double, fineAims: Int) -> Double {
+        let mean = r.clearedPerStep.isEmpty ? 1 : r.clearedPerStep.reduce(0, +) / Double(r.clearedPerStep.count)
+        let extra = left > 0 ? left / max(mean, 1) : 0
+        let chances = r.profiles.map { tolerance([$0]) }
+        let shots = toleranceSigmas.indices.map { k in
+            let last = r.stuck || chances.isEmpty ? 0.5 / Double(fineAims) : chances.last![k]
+            return chances.reduce(0) { $0 + 1 / max($1[k], 1e-12) } + extra / max(last, 1e-12)
+        }
+        return largestSigma(shots.map { -$0 }, atLeast: -balls)
     }
 
     /// The best aim's value averaged over Gaussian aim noise, at each of `toleranceSigmas`, from

@@ -315,13 +315,13 @@ struct EstimateTests {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
-        #expect(m.kernel?.rows.count == 781)
-        // The 742nd of the 781 leave-one-out nearest distances (docs/metrics.md quotes it).
-        #expect(((m.reach ?? 0) * 1000).rounded() == 829)
-        // The local interval: the 40 nearest fitted levels' errors, scale 2.17, guessing past 1.59
+        #expect(m.kernel?.rows.count == 980)
+        // The 931st of the 980 leave-one-out nearest distances (docs/metrics.md quotes it).
+        #expect(((m.reach ?? 0) * 1000).rounded() == 798)
+        // The local interval: the 40 nearest fitted levels' errors, scale 2.25, guessing past 1.24
         // (docs/metrics.md quotes them).
-        #expect(m.interval?.neighbours == 40 && m.interval?.errors.count == 781)
-        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 217 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 159)
+        #expect(m.interval?.neighbours == 40 && m.interval?.errors.count == 980)
+        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 225 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 124)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
@@ -329,6 +329,6 @@ struct EstimateTests {
     @Test func theBuiltInEstimateOfSpiralIsPinned() throws {
         let level = try LevelCodec.decode(Repository.data("Levels/spiral.json"))
         let e = Sigma50Estimate(try PreparedLevel(level), model: .builtIn)
-        #expect(e.sigma50 == 0.0033987385337859934 && e.tier == .veryHard)
+        #expect(e.sigma50 == 0.0026050248415319154 && e.tier == .veryHard)
     }
 }

@@ -12,11 +12,8 @@ import Testing
 /// 0.8 (average ranks, so levels at the same estimate tie; a family whose estimates are all
 /// equal has no order and fails). No game is played: the features and the model only.
 ///
-/// Known to fail today: open rows (rho 0.60). The model refitted on designer-like training levels
-/// (2026-11-27, est5) orders the two beat-the-score families it could not before, but calls open
-/// rows' first level (3 oranges in plain sight, rated past 0.93) 0.070 rad, as hard as the rest:
-/// the family's estimates span 0.039 to 0.093. Its failure is recorded as a known issue (issue 35,
-/// item 3), so the test fails the day it passes, for the marker to come off.
+/// Every family passes since features version 4 (2026-11-27): the rollouts see that open rows'
+/// first level (3 oranges in plain sight) is easy, which the first two shots alone did not.
 @Suite("The estimate orders the families of known order")
 struct FamilyOrderTests {
     static let families: [String] = {
@@ -31,11 +28,8 @@ struct FamilyOrderTests {
         #expect(abs(Stats.spearman([1, 2, 3, 4], [1, 1, 2, 3])! - 0.9486832980505138) < 1e-12)
     }
 
-    static let knownToFail: Set<String> = ["open-rows"]
-
     @Test func thereAreTenFamiliesOfSixLevels() throws {
         #expect(Self.families.count == 10)
-        #expect(Self.knownToFail.isSubset(of: Set(Self.families)))
     }
 
     @Test(arguments: families)
@@ -46,11 +40,6 @@ struct FamilyOrderTests {
         }
         // Level 1 is the easiest: rho of the index against -ln sigma50, +1 the known order.
         let rho = Stats.spearman((1...6).map(Double.init), estimates.map { -log($0) })
-        let check = { #expect(rho.map { $0 >= 0.8 } == true, "\(family): rho \(rho.map { String(format: "%.2f", $0) } ?? "n/a"), estimates \(estimates)") }
-        if Self.knownToFail.contains(family) {
-            withKnownIssue("issue 35: the estimate calls open rows' plain-sight first level as hard as the rest") { check() }
-        } else {
-            check()
-        }
+        #expect(rho.map { $0 >= 0.8 } == true, "\(family): rho \(rho.map { String(format: "%.2f", $0) } ?? "n/a"), estimates \(estimates)")
     }
 }
