@@ -191,12 +191,12 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     }
 
     /// ln sigma50 predicted for standardised features `z` ((value - mean) / scale).
-    func predictLog(standardised z: [Double]) -> Double { predict(standardised: z).log }
+    func predictLog(standardised z: [Double]) -> Double { predict(standardised: z, spread: false).log }
 
     /// ln sigma50 predicted for standardised features `z`, the distance from `z` to the nearest
     /// fitted level (`distance(_:_:)`) and the local spread (`Interval`); nil for a linear model,
     /// which keeps no levels, and the spread nil for a model without `interval`.
-    func predict(standardised z: [Double]) -> (log: Double, nearest: Double?, spread: Double?) {
+    func predict(standardised z: [Double], spread wanted: Bool = true) -> (log: Double, nearest: Double?, spread: Double?) {
         var y = intercept
         for k in z.indices { y += weights[k] * z[k] }
         guard let kernel else { return (y, nil, nil) }
@@ -212,7 +212,9 @@ public struct EstimateModel: Codable, Sendable, Equatable {
             squared[r] = d2
         }
         let nearest = ((squared.min() ?? .infinity) / Double(z.count)).squareRoot()
-        guard let interval else { return (y, nearest, nil) }
+        // The spread sorts every fitted row: skipped where only the estimate is wanted (the
+        // model's check at load predicts each fitted row: a sort each cost 0.1 s).
+        guard let interval, wanted else { return (y, nearest, nil) }
         // The k nearest by distance, ties by row order (as the fit's stable sort).
         let near = squared.indices.sorted { (squared[$0], $0) < (squared[$1], $1) }.prefix(interval.neighbours)
         let meanSquare = near.reduce(0.0) { $0 + interval.errors[$1] * interval.errors[$1] } / Double(near.count)

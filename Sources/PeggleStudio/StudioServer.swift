@@ -79,6 +79,7 @@ public enum StudioServer {
     public static func run(api: StudioAPI, host: String, port: Int, allowedHosts: [String] = [], threads: Int,
                            started: @escaping @Sendable (String) -> Void) async throws {
         let address = StudioAddress(host: host, port: port, allowedHosts: allowedHosts)
+        StudioAPI.loadEstimateModel()
         let app = Application(router: router(api: api, threads: threads, address: address),
                               configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { channel in
