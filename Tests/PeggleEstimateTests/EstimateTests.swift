@@ -315,13 +315,13 @@ struct EstimateTests {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
-        #expect(m.kernel?.rows.count == 980)
-        // The 931st of the 980 leave-one-out nearest distances (docs/metrics.md quotes it).
-        #expect(((m.reach ?? 0) * 1000).rounded() == 798)
-        // The local interval: the 40 nearest fitted levels' errors, scale 2.25, guessing past 1.24
+        #expect(m.kernel?.rows.count == 1280)
+        // The 1216th of the 1280 leave-one-out nearest distances (docs/metrics.md quotes it).
+        #expect(((m.reach ?? 0) * 1000).rounded() == 749)
+        // The local interval: the 100 nearest fitted levels' errors, scale 2.14, guessing past 1.21
         // (docs/metrics.md quotes them).
-        #expect(m.interval?.neighbours == 40 && m.interval?.errors.count == 980)
-        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 225 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 124)
+        #expect(m.interval?.neighbours == 100 && m.interval?.errors.count == 1280)
+        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 214 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 121)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
@@ -329,6 +329,6 @@ struct EstimateTests {
     @Test func theBuiltInEstimateOfSpiralIsPinned() throws {
         let level = try LevelCodec.decode(Repository.data("Levels/spiral.json"))
         let e = Sigma50Estimate(try PreparedLevel(level), model: .builtIn)
-        #expect(e.sigma50 == 0.0026050248415319154 && e.tier == .veryHard)
+        #expect(e.sigma50 == 0.0035546681625345123 && e.tier == .veryHard)
     }
 }
