@@ -169,11 +169,16 @@ public struct EstimateModel: Codable, Sendable, Equatable {
         if let interval { try finite(interval.errors, "interval.errors") }
         let probes = [(Array(repeating: 0.0, count: features.count), "the mean level")]
             + (kernel?.rows ?? []).enumerated().map { ($1, "fitted level \($0)") }
+        // Each Gaussian term is alpha times 0 to 1, so the kernel part lies within the sum of
+        // |alpha|: where that bound is finite, no prediction is needed (predicting every fitted
+        // level costs n^2 distances, most of the model's load).
+        let kernelBound = kernel?.alpha.reduce(0) { $0 + abs($1) } ?? 0
         for (z, name) in probes {
             let linear = zip(weights, z).reduce(intercept) { $0 + $1.0 * $1.1 }
             guard linear.isFinite else {
                 throw EstimateModelError("weights and intercept: the prediction at \(name) is not finite (\(Self.text(linear)))")
             }
+            if (abs(linear) + kernelBound).isFinite { continue }
             guard predictLog(standardised: z).isFinite else {
                 throw EstimateModelError("kernel.alpha: the prediction at \(name) is not finite (\(Self.text(predictLog(standardised: z))))")
             }
@@ -212,8 +217,7 @@ public struct EstimateModel: Codable, Sendable, Equatable {
             squared[r] = d2
         }
         let nearest = ((squared.min() ?? .infinity) / Double(z.count)).squareRoot()
-        // The spread sorts every fitted row: skipped where only the estimate is wanted (the
-        // model's check at load predicts each fitted row: a sort each cost 0.1 s).
+        // The spread sorts every fitted row: skipped where only the estimate is wanted.
         guard let interval, wanted else { return (y, nearest, nil) }
         // The k nearest by distance, ties by row order (as the fit's stable sort).
         let near = squared.indices.sorted { (squared[$0], $0) < (squared[$1], $1) }.prefix(interval.neighbours)
