@@ -266,7 +266,8 @@ public struct LevelFeatures: Sendable, Equatable {
             case .classic where orange > 0 && balls > 0:
                 let roll = rollout(plan)
                 let perShot = max(Double(roll.cleared), 0.5) / Double(roll.shots)
-                v += [log(perShot * balls / orange), log(roll.widths.min() ?? roll.stuckWidth),
+                // No orange-clearing step: the window of an orange no sweep reached, half an aim of the 49.
+                v += [log(perShot * balls / orange), log(roll.widths.min() ?? 0.5 * (aims[1] - aims[0])),
                       log(Self.gameSigma(roll, left: orange - Double(roll.cleared), balls: balls, fineAims: Self.aims))]
             case let .beatTheScore(b) where b.targetScore > 0:
                 let roll = rollout(plan)
@@ -291,8 +292,6 @@ public struct LevelFeatures: Sendable, Equatable {
         /// Each orange-clearing shot's sweep: offsets from its aim and whether that aim clears an orange (1 or 0).
         var profiles: [[(offset: Double, value: Double)]] = []
         var stuck = false
-        /// The window taken for an orange no sweep reached: half the finer sweep's spacing.
-        var stuckWidth = 0.0
     }
 
     /// A greedy game without noise from `after` (the board a first shot at `firstAim` of the
@@ -307,7 +306,6 @@ public struct LevelFeatures: Sendable, Equatable {
                         classic: Bool, value: (ShotResult) -> Double) -> Rollout {
         var r = Rollout()
         let fineSpacing = fineAims[1] - fineAims[0], laterSpacing = laterAims[1] - laterAims[0]
-        r.stuckWidth = 0.5 * fineSpacing
         // The run of aims around `best` that clear an orange, in radians.
         func width(_ cleared: [Int], _ best: Int, _ spacing: Double) -> Double {
             var lo = best, hi = best
@@ -339,6 +337,10 @@ public struct LevelFeatures: Sendable, Equatable {
                 cleared = shots.map { $0?.orangeCleared ?? 0 }
                 values = shots.map { $0.map(value) ?? 0 }
             }
+            if classic && board.orangeRemaining > 0 && !cleared.contains(where: { $0 > 0 }) {
+                r.stuck = true
+                break
+            }
             // The best aim with its neighbours counted half: the middle of a wide window rather
             // than the edge of a narrow one, as a player who expects noise would choose.
             let smooth = values.indices.map { k in
@@ -347,10 +349,6 @@ public struct LevelFeatures: Sendable, Equatable {
             let top = values.max()!
             let best = values.indices.filter { values[$0] == top }
                 .max { smooth[$0] < smooth[$1] || (smooth[$0] == smooth[$1] && $0 > $1) }!
-            if classic && board.orangeRemaining > 0 && !cleared.contains(where: { $0 > 0 }) {
-                r.stuck = true
-                break
-            }
             let before = board.orangeCleared, scored = board.score, clock = board.elapsed
             _ = try? board.shoot(angle: aims[best])
             r.shots += 1
