@@ -33,6 +33,9 @@ The oranges come last, from a random.Random of their own (61000 + the level's nu
 `mixed` (any), so the count is independent of the placement and of the layout kind. (Until
 2026-11-27's est5 each layout chose its own oranges, and its few oranges were the hidden ones: few
 oranges came to mean hard in the fit. corpora/train-variants' drawn levels 0-109 are of that rule.)
+From level 900 on (BALLS_FROM_ORANGES), half the classic levels then take their balls from their
+oranges, a third to three times as many (a random.Random of 81000 + the level's number): before,
+the layout drew its balls first, so few balls always met many oranges.
 
 Every object is checked as it is placed (make_handmade.Level: on the board, above the lane, 50 from
 the cannon, clear of the others); one that does not fit is left out, and a level left with no
@@ -275,6 +278,8 @@ def perturb(path, k):
 
 ORANGE_RULES = ("exposed", "hidden", "mixed")
 MOST_ORANGES = 40
+# From this level on, half the classic levels take their balls from their oranges (`balls_for`).
+BALLS_FROM_ORANGES = 900
 
 
 def new_level(rng, name, description, mode, power=None, purple_roams=True):
@@ -311,6 +316,14 @@ def colour_oranges(lv, rng):
     chosen = order[:n]
     lv.recolour(chosen, "orange")
     return len(chosen), rule
+
+
+def balls_for(rng, oranges):
+    """A designer sets the balls against the oranges: from a third of the oranges to three times
+    them (log-uniform), 1 to 40. Before it, the balls were the layout's own draw, made before the
+    oranges, so few balls came with many oranges and a level of one orange and one ball was never
+    drawn."""
+    return min(40, max(1, round(oranges * math.exp(rng.uniform(math.log(1 / 3), math.log(3))))))
 
 
 def d_towers(rng, name):
@@ -528,12 +541,19 @@ def drawn(k):
     lv = make(rng, f"Drawn {k} ({make.__name__[2:].replace('_', ' ')})")
     # The oranges' own generator: neither the layout's draws nor its kind move their count or rule.
     n, rule = colour_oranges(lv, random.Random(61000 + k))
+    balls = ""
+    if k >= BALLS_FROM_ORANGES and lv.mode[0] == "classic":
+        # Their own generator too, so the layout and the oranges are those of the rule before.
+        r = random.Random(81000 + k)
+        if r.random() < 0.5:
+            lv.mode = ("classic", balls_for(r, n))
+            balls = f" {lv.mode[1]} balls for them."
     if lv.power != "none":
         blues = [i for i, p in enumerate(lv.pegs) if p["kind"] == "blue"]
         lv.recolour(rng.sample(blues, min(2, len(blues))), "green")
     if lv.mode[0] == "beat_the_score":
         lv.mode = ("beat_the_score", int(max(500, round(lv.target_factor * lv.board_points(), -2))), lv.mode[2])
-    lv.description += f" {n} orange{'s' if n != 1 else ''}, placed {rule}. (scripts/make_variants.py draw, level {k})"
+    lv.description += f" {n} orange{'s' if n != 1 else ''}, placed {rule}.{balls} (scripts/make_variants.py draw, level {k})"
     return lv
 
 
