@@ -12,7 +12,7 @@ import PeggleUtilities
 /// model was fitted on, so a model of another list is refused rather than misread.
 public struct LevelFeatures: Sendable, Equatable {
     /// Bumped whenever a feature is added, removed or computed differently.
-    public static let version = 4
+    public static let version = 5
     /// Aims of the whole-shot sweep, evenly spread over the aim encoder's range.
     public static let aims = 49
     /// Aim-noise widths, radians, at which the sweep's best shot is valued on average (the sweep
@@ -49,7 +49,8 @@ public struct LevelFeatures: Sendable, Equatable {
       + ["bts_ln_target_per_shot", "dodge_ln_shots",
          "classic_ln_sigma_demand", "bts_ln_sigma_demand", "dodge_ln_sigma_demand", "ln_sigma_half",
          "rollout_ln_pace", "rollout_ln_width_min", "rollout_ln_sigma_game",
-         "rollout_other_ln_pace", "rollout_other_ln_width_min", "rollout_other_ln_sigma_game"]
+         "rollout_other_ln_pace", "rollout_other_ln_width_min", "rollout_other_ln_sigma_game",
+         "classic_rollout_shortfall", "classic_rollout_other_shortfall", "bts_rollout_shortfall", "bts_rollout_other_shortfall"]
 
     /// Features that can only make a level harder as they grow (-1) or only easier (+1), everything
     /// else the same: the mode's own knobs. A model must give them a weight of that sign (or 0) and
@@ -261,22 +262,36 @@ public struct LevelFeatures: Sendable, Equatable {
                                 firstCleared: cleared.map { Int($0) }, firstAim: firstAim, sweep: sweep,
                                 classic: classic, value: shotValue)
         }
+        var paces: [Double] = []
         for plan in 0..<2 {
             switch level.mode {
             case .classic where orange > 0 && balls > 0:
                 let roll = rollout(plan)
                 let perShot = max(Double(roll.cleared), 0.5) / Double(roll.shots)
+                paces.append(log(perShot * balls / orange))
                 // No orange-clearing step: the window of an orange no sweep reached, half an aim of the 49.
-                v += [log(perShot * balls / orange), log(roll.widths.min() ?? 0.5 * (aims[1] - aims[0])),
+                v += [paces[plan], log(roll.widths.min() ?? 0.5 * (aims[1] - aims[0])),
                       log(Self.gameSigma(roll, left: orange - Double(roll.cleared), balls: balls, fineAims: Self.aims))]
             case let .beatTheScore(b) where b.targetScore > 0:
                 let roll = rollout(plan)
                 let left = max(b.timeLimit - roll.duration, 0)
                 let projected = roll.points + (roll.lastDuration > 0 ? left * roll.lastPoints / roll.lastDuration : 0)
-                v += [log(max(projected, 1) / Double(b.targetScore)), 0, 0]
+                paces.append(log(max(projected, 1) / Double(b.targetScore)))
+                v += [paces[plan], 0, 0]
             default:
+                paces.append(0)
                 v += [0, 0, 0]
             }
+        }
+        // How far each plan's ln pace falls below 1 (a pace of e): a bend where the estimate's
+        // straight line in the pace does not fit, since a game whose noise-free plan barely keeps
+        // up is lost to far less noise than the pace's slope says. One pair per mode, each with
+        // its own weights.
+        let shortfalls = paces.map { max(0, 1 - $0) }
+        switch level.mode.kind {
+        case .classic: v += shortfalls + [0, 0]
+        case .beatTheScore: v += [0, 0] + shortfalls
+        case .dodge: v += [0, 0, 0, 0]
         }
         values = v
     }

@@ -67,30 +67,38 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     /// every feature), its interval's half-width in ln sigma50 `scale` times that spread (the fit
     /// sets `scale` so that 95% of the fitted levels lie inside their own), and a spread past
     /// `guessingSpread` (the fitted levels' worst tenth) means the estimate is guessing there: the
-    /// fitted levels like it were predicted worst. `scripts/fit-estimate` sets all four.
+    /// fitted levels like it were predicted worst. Where the estimate is guessing (that, or past
+    /// the reach), the half-width is also multiplied by `guessingWidening`, set on rated levels
+    /// nobody fitted on, so that 95% of those it flags lie inside: the fitted levels' own errors
+    /// cannot say how wrong the model is where it saw nothing like the level.
+    /// `scripts/fit-estimate` sets all five.
     public struct Interval: Codable, Sendable, Equatable {
         public var neighbours: Int
         public var scale: Double
         public var guessingSpread: Double
+        /// At least 1; 1 when the fit was given no held-out calibration levels.
+        public var guessingWidening: Double
         /// One cross-validated error of ln sigma50 per fitted level (the kernel's rows, in order).
         public var errors: [Double]
 
-        public init(neighbours: Int, scale: Double, guessingSpread: Double, errors: [Double]) {
+        public init(neighbours: Int, scale: Double, guessingSpread: Double, guessingWidening: Double = 1, errors: [Double]) {
             self.neighbours = neighbours
             self.scale = scale
             self.guessingSpread = guessingSpread
+            self.guessingWidening = guessingWidening
             self.errors = errors
         }
 
         enum CodingKeys: String, CodingKey {
             case neighbours, scale, errors
-            case guessingSpread = "guessing_spread"
+            case guessingSpread = "guessing_spread", guessingWidening = "guessing_widening"
         }
     }
 
     /// Format 2 added `kernel`; a format-1 reader would silently ignore it, so the number changed.
-    /// Format 3 added `signs` (and the kernel leaves the signed features out); format 4, `interval`.
-    public static let currentFormat = 4
+    /// Format 3 added `signs` (and the kernel leaves the signed features out); format 4, `interval`;
+    /// format 5, its `guessing_widening`.
+    public static let currentFormat = 5
 
     enum CodingKeys: String, CodingKey {
         case format, features, mean, scale, weights, intercept, kernel, signs, interval
@@ -99,11 +107,18 @@ public struct EstimateModel: Codable, Sendable, Equatable {
 
     /// The model in `data`, checked against this build's features; the error names the field.
     public static func decode(_ data: Data) throws(EstimateModelError) -> EstimateModel {
+        // The format first, so a file of another format is named as such rather than by the first
+        // field it lacks.
+        struct Format: Decodable { var format: Int }
+        let format: Int
+        do { format = try JSONDecoder().decode(Format.self, from: data).format } catch {
+            throw EstimateModelError("not a model file: \(error)")
+        }
+        guard format == currentFormat else { throw EstimateModelError("format: \(format) is not \(currentFormat)") }
         let m: EstimateModel
         do { m = try JSONDecoder().decode(EstimateModel.self, from: data) } catch {
             throw EstimateModelError("not a model file: \(error)")
         }
-        guard m.format == currentFormat else { throw EstimateModelError("format: \(m.format) is not \(currentFormat)") }
         guard m.featuresVersion == LevelFeatures.version, m.features == LevelFeatures.names else {
             throw EstimateModelError("features: fitted on features version \(m.featuresVersion) (\(m.features.count) features); "
                 + "this build computes version \(LevelFeatures.version) (\(LevelFeatures.names.count)): refit with scripts/fit-estimate")
@@ -142,6 +157,9 @@ public struct EstimateModel: Codable, Sendable, Equatable {
             }
             guard i.scale > 0, i.scale.isFinite, i.guessingSpread > 0, i.guessingSpread.isFinite else {
                 throw EstimateModelError("interval: scale and guessing_spread must be positive and finite")
+            }
+            guard i.guessingWidening >= 1, i.guessingWidening.isFinite else {
+                throw EstimateModelError("interval.guessing_widening: \(Self.text(i.guessingWidening)) is not a finite number of at least 1")
             }
         }
         try m.checkFinite()
@@ -276,8 +294,8 @@ public struct Sigma50Estimate: Sendable, Equatable {
     public var spread: Double?
     /// Whether `distance` is past the model's `reach` or `spread` past the model's guessing
     /// spread. The interval's half-width (in ln sigma50) is the model's scale times `spread` (1.96
-    /// residual SDs without an interval), and past the reach that times distance / reach
-    /// (docs/metrics.md).
+    /// residual SDs without an interval), past the reach that times distance / reach, and out of
+    /// distribution that times the model's guessing widening (docs/metrics.md).
     public var outOfDistribution: Bool
 
     /// What the tools say of an estimate that is out of distribution.
@@ -303,6 +321,7 @@ public struct Sigma50Estimate: Sendable, Equatable {
         }
         outOfDistribution = widen > 1 || guessing
         half *= widen
+        if outOfDistribution, let interval = model.interval { half *= interval.guessingWidening }
         func clamped(_ x: Double) -> Double { min(max(exp(x), SkillModel.lowest), SkillModel.highest) }
         sigma50 = clamped(y)
         low = clamped(y - half)

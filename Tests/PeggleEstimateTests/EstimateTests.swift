@@ -214,7 +214,7 @@ struct EstimateTests {
             + "version \(v) (\(n)): refit with scripts/fit-estimate")) { try EstimateModel.decode(try JSONEncoder().encode(old)) }
         var linear = Self.model(intercept: -3)
         linear.format = 2
-        #expect(throws: EstimateModelError("format: 2 is not 4")) { try EstimateModel.decode(try JSONEncoder().encode(linear)) }
+        #expect(throws: EstimateModelError("format: 2 is not 5")) { try EstimateModel.decode(try JSONEncoder().encode(linear)) }
         var bad = Self.model(intercept: -3)
         bad.residualSD = 0
         #expect(throws: EstimateModelError("scale and residual_sd: must be positive and finite")) {
@@ -311,17 +311,53 @@ struct EstimateTests {
         }
     }
 
+    /// The fitted levels of the test above with a guessing widening of 1.2: the calm level's
+    /// interval is as before; the guessing one's half-width sqrt(10) grows to 1.2 sqrt(10), and the
+    /// far one's 4.7 times the spread, 1.2 times more. A widening below 1 (which would narrow what
+    /// is a guess) is refused; a file of another format is named by its format, not by a field it lacks.
+    @Test func aGuessingLevelsIntervalIsWidenedByTheModelsGuessingWidening() throws {
+        let n = LevelFeatures.names.count, r = Double(n).squareRoot()
+        func row(_ x: Double) -> [Double] { [x] + .init(repeating: 0, count: n - 1) }
+        var m = Self.model(intercept: -3)
+        m.kernel = .init(lengthScale: 1, alpha: [0, 0, 0, 0], rows: [row(0), row(1), row(3), row(6)])
+        m.interval = .init(neighbours: 2, scale: 1, guessingSpread: 3, guessingWidening: 1.2, errors: [1, -2, 4, 0.5])
+        let decoded = try EstimateModel.decode(try JSONEncoder().encode(m))
+        #expect(decoded.interval?.guessingWidening == 1.2)
+        func estimate(_ x: Double) -> Sigma50Estimate { Sigma50Estimate(features: LevelFeatures(values: row(x)), model: decoded) }
+        let calm = estimate(0.4), wild = estimate(2.6), far = estimate(20)
+        #expect(abs(calm.low - exp(-3 - 2.5.squareRoot())) < 1e-14 && abs(calm.high - exp(-3 + 2.5.squareRoot())) < 1e-14)
+        #expect(abs(wild.low - exp(-3 - 1.2 * 10.0.squareRoot())) < 1e-14 && wild.high == SkillModel.highest)
+        // At 20 the estimate itself (exp(-3)) is inside the range; the half-width is 1.2 * 4.7 * 2.85 = 16.1.
+        #expect(far.outOfDistribution && far.low == SkillModel.lowest && abs(far.distance! - 14 / r) < 1e-12)
+        for (widening, text) in [(0.9, "0.9"), (0, "0.0")] {
+            var bad = m
+            bad.interval!.guessingWidening = widening
+            #expect(throws: EstimateModelError("interval.guessing_widening: \(text) is not a finite number of at least 1")) {
+                try EstimateModel.decode(try JSONEncoder().encode(bad))
+            }
+        }
+        // A format-4 file has no guessing_widening.
+        var old = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(m)) as? [String: Any])
+        var interval = try #require(old["interval"] as? [String: Any])
+        interval["guessing_widening"] = nil
+        old["interval"] = interval
+        old["format"] = 4
+        let oldData = try JSONSerialization.data(withJSONObject: old)
+        #expect(throws: EstimateModelError("format: 4 is not 5")) { try EstimateModel.decode(oldData) }
+    }
+
     @Test func theBuiltInModelLoadsAndMatchesTheseFeatures() {
         let m = EstimateModel.builtIn
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
-        #expect(m.kernel?.rows.count == 1280)
-        // The 1216th of the 1280 leave-one-out nearest distances (docs/metrics.md quotes it).
-        #expect(((m.reach ?? 0) * 1000).rounded() == 749)
-        // The local interval: the 100 nearest fitted levels' errors, scale 2.14, guessing past 1.21
-        // (docs/metrics.md quotes them).
-        #expect(m.interval?.neighbours == 100 && m.interval?.errors.count == 1280)
-        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 214 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 121)
+        #expect(m.kernel?.rows.count == 1579)
+        // The 1501th of the 1579 leave-one-out nearest distances (docs/metrics.md quotes it).
+        #expect(((m.reach ?? 0) * 1000).rounded() == 731)
+        // The local interval: the 25 nearest fitted levels' errors, scale 2.28, guessing past 1.23,
+        // widened 1.22 times there (docs/metrics.md quotes them).
+        #expect(m.interval?.neighbours == 25 && m.interval?.errors.count == 1579)
+        #expect(((m.interval?.scale ?? 0) * 100).rounded() == 228 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 123)
+        #expect(m.interval?.guessingWidening == 1.22)
     }
 
     /// The built-in model's estimate of a bundled level, pinned: refitting or changing a feature
@@ -329,6 +365,6 @@ struct EstimateTests {
     @Test func theBuiltInEstimateOfSpiralIsPinned() throws {
         let level = try LevelCodec.decode(Repository.data("Levels/spiral.json"))
         let e = Sigma50Estimate(try PreparedLevel(level), model: .builtIn)
-        #expect(e.sigma50 == 0.0035546681625345123 && e.tier == .veryHard)
+        #expect(e.sigma50 == 0.0036159138013981875 && e.tier == .veryHard)
     }
 }

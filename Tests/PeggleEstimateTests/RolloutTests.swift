@@ -5,7 +5,7 @@ import PeggleLevel
 import PeggleTestSupport
 import Testing
 
-/// The rollout features (LevelFeatures version 4): short greedy games without noise, and the aim
+/// The rollout features (LevelFeatures versions 4 and 5): short greedy games without noise, and the aim
 /// noise a whole game tolerates (`gameSigma`), checked against hand-computed values.
 @Suite("The estimate's rollouts")
 struct RolloutTests {
@@ -65,10 +65,25 @@ struct RolloutTests {
         }
     }
 
-    /// Dodge has no rollout: its three features are 0 for both plans.
+    /// The pace's shortfall, max(0, 1 - ln pace), in its mode's pair and 0 in the other's. The
+    /// orange below the cannon with 10 balls: a pace of ln 10 = 2.30, no shortfall. With 1 ball:
+    /// one orange in one shot against one a ball, ln 1 = 0, a shortfall of 1.
+    @Test func thePacesShortfallIsItsDistanceBelowOne() throws {
+        for (balls, shortfall) in [(10, 0.0), (1, 1.0)] {
+            let p = try PreparedLevel(makeLevel(mode: .classic(balls: balls), pegs: [peg(1, .orange, 400, 300)]))
+            let f = Dictionary(uniqueKeysWithValues: zip(LevelFeatures.names, LevelFeatures(p).values))
+            #expect(f["rollout_ln_pace"] == log(Double(balls)) && f["rollout_other_ln_pace"] == log(Double(balls)))
+            #expect(f["classic_rollout_shortfall"] == shortfall && f["classic_rollout_other_shortfall"] == shortfall)
+            #expect(f["bts_rollout_shortfall"] == 0 && f["bts_rollout_other_shortfall"] == 0)
+        }
+    }
+
+    /// Dodge has no rollout: its three features and the shortfalls are 0 for both plans.
     @Test func dodgeHasNoRollout() throws {
         let p = try PreparedLevel(makeLevel(mode: .dodge(shots: 3), pegs: [peg(1, .blue, 400, 300)]))
         let f = Dictionary(uniqueKeysWithValues: zip(LevelFeatures.names, LevelFeatures(p).values))
-        for name in LevelFeatures.names where name.hasPrefix("rollout") { #expect(f[name] == 0, "\(name)") }
+        for name in LevelFeatures.names where name.hasPrefix("rollout") || name.hasSuffix("shortfall") {
+            #expect(f[name] == 0, "\(name)")
+        }
     }
 }

@@ -110,3 +110,18 @@ def test_the_local_interval_is_set_on_the_fitted_levels_own_errors(fe, monkeypat
     assert k2 == 1 and spread2 == pytest.approx([2, 1, 2, 4, 4])
     assert scale2 == pytest.approx(1.8)
     assert np.mean(np.abs(err2) <= scale2 * spread2) == pytest.approx(0.8)
+
+
+def test_the_guessing_widening_is_the_least_that_puts_95_percent_of_the_flagged_inside(fe):
+    # 40 flagged calibration levels: 36 inside at 1, four that need 1.05, 1.24, 1.30 and 2.5 times
+    # the half-width. 95% of 40 is 38: the second smallest need, 1.24, is the widening.
+    needs = [0.0] * 36 + [1.05, 1.24, 1.30, 2.5]
+    inside = lambda w: sum(n <= w for n in needs)
+    assert fe.guessing_widening(inside, 40, inside(1.0)) == 1.24
+    # Already 95% inside at 1 (38 of 40): no widening.
+    assert fe.guessing_widening(inside, 40, 38) == 1.0
+    # No flagged level: nothing to widen.
+    assert fe.guessing_widening(inside, 0, 0) == 1.0
+    # A level no widening up to MOST_WIDENING reaches, among 2 flagged: 95% of 2 is both.
+    far = [0.0, fe.MOST_WIDENING + 1]
+    assert fe.guessing_widening(lambda w: sum(n <= w for n in far), 2, 1) is None
