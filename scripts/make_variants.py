@@ -35,7 +35,8 @@ The oranges come last, from a random.Random of their own (61000 + the level's nu
 oranges came to mean hard in the fit. corpora/train-variants' drawn levels 0-109 are of that rule.)
 From level 900 on (BALLS_FROM_ORANGES), half the classic levels then take their balls from their
 oranges, a third to three times as many (a random.Random of 81000 + the level's number): before,
-the layout drew its balls first, so few balls always met many oranges.
+the layout drew its balls first, so few balls mostly met many oranges and one ball never met one
+orange.
 
 Every object is checked as it is placed (make_handmade.Level: on the board, above the lane, 50 from
 the cannon, clear of the others); one that does not fit is left out, and a level left with no
@@ -321,8 +322,8 @@ def colour_oranges(lv, rng):
 def balls_for(rng, oranges):
     """A designer sets the balls against the oranges: from a third of the oranges to three times
     them (log-uniform), 1 to 40. Before it, the balls were the layout's own draw, made before the
-    oranges, so few balls came with many oranges and a level of one orange and one ball was never
-    drawn."""
+    oranges, so few balls mostly came with many oranges and a level of one orange and one ball
+    was never drawn."""
     return min(40, max(1, round(oranges * math.exp(rng.uniform(math.log(1 / 3), math.log(3))))))
 
 

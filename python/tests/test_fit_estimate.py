@@ -1,10 +1,16 @@
 """scripts/fit-estimate's bounds (issue 35): a bound at the range's end counts as the end, a
 budget-limited one ("> b" short of the top, "< b" above the floor) is a censored observation: the
 fit is held to the bound only where it would break it. Pinned on tiny hand-made data sets with
-hand-computed answers; numpy only, no binary."""
+hand-computed answers (numpy only); and the guessing widening, its search alone and a small real fit
+calibrated through the peggle binary."""
+import csv
 import importlib.machinery
 import importlib.util
+import json
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -118,10 +124,55 @@ def test_the_guessing_widening_is_the_least_that_puts_95_percent_of_the_flagged_
     needs = [0.0] * 36 + [1.05, 1.24, 1.30, 2.5]
     inside = lambda w: sum(n <= w for n in needs)
     assert fe.guessing_widening(inside, 40, inside(1.0)) == 1.24
-    # Already 95% inside at 1 (38 of 40): no widening.
-    assert fe.guessing_widening(inside, 40, 38) == 1.0
+    # Already 95% inside at 1 (38 of 40, two that need 1.3 and 2.5): no widening.
+    covered = [0.0] * 38 + [1.30, 2.5]
+    assert fe.guessing_widening(lambda w: sum(n <= w for n in covered), 40, 38) == 1.0
     # No flagged level: nothing to widen.
     assert fe.guessing_widening(inside, 0, 0) == 1.0
     # A level no widening up to MOST_WIDENING reaches, among 2 flagged: 95% of 2 is both.
     far = [0.0, fe.MOST_WIDENING + 1]
     assert fe.guessing_widening(lambda w: sum(n <= w for n in far), 2, 1) is None
+
+
+def test_the_calibration_sets_the_widening_with_the_tool_and_leaves_no_probe(peggle_bin, tmp_path):
+    # A small real fit (the 14 rated bundled levels, 3 folds) calibrated on the 25 hand-made ones:
+    # 13 of them flagged, 11 inside their interval at 1, 13 at the widening written, 1.12, as
+    # `peggle estimate --model` computes them; 1.11 would leave one out. The probe file is gone.
+    handmade = sorted(str(p) for p in (ROOT / "Levels" / "handmade").glob("*.json"))
+    bundled = sorted(str(p) for p in (ROOT / "Levels").glob("*.json") if p.name != "bench-grid.json")
+    out = tmp_path / "model.json"
+    env = {**os.environ, "PEGGLE_BIN": peggle_bin, "OPENBLAS_NUM_THREADS": "1"}
+    fit = [sys.executable, str(ROOT / "scripts" / "fit-estimate"), "--db", str(ROOT / "Reports" / "difficulty.csv"),
+           "--folds", "3", "--signs", "monotone", *bundled, "--out", str(out)]
+    calibration = ROOT / "Levels" / "handmade" / "difficulty.csv"
+    r = subprocess.run(fit + ["--calibration-db", str(calibration), "--calibration-levels", *handmade],
+                       capture_output=True, text=True, env=env, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "guessing widening 1.12: of 13 flagged calibration levels, 13 inside (11 at 1)" in r.stdout.splitlines()
+    model = json.loads(out.read_text())
+    assert model["format"] == 5 and model["interval"]["guessing_widening"] == 1.12
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.json"]
+
+    rated = {}
+    for row in csv.DictReader(open(calibration)):
+        rel, v = row["sigma50_relation"], float(row["sigma50_rad"])
+        rated[row["level_hash"]] = v if rel == "=" else (0.001 if rel == "<" else 1.0)
+    feats = subprocess.run([peggle_bin, "estimate", "--features", *handmade], capture_output=True, text=True, check=True)
+    hash_of = {line.split(",")[0]: line.split(",")[2] for line in feats.stdout.splitlines()[1:]}
+
+    def flagged_inside(model_path):
+        est = json.loads(subprocess.run([peggle_bin, "estimate", "--json", "--model", str(model_path), *handmade],
+                                        capture_output=True, text=True, check=True).stdout)
+        flagged = [e for e in est if e["out_of_distribution"]]
+        inside = [e for e in flagged if e["sigma50_low"] * (1 - 1e-9) <= rated[hash_of[e["file"]]] <= e["sigma50_high"] * (1 + 1e-9)]
+        return len(flagged), len(inside)
+
+    assert flagged_inside(out) == (13, 13)
+    model["interval"]["guessing_widening"] = 1.11
+    less = tmp_path / "less.json"
+    less.write_text(json.dumps(model))
+    assert flagged_inside(less) == (13, 12)
+
+    # Each --calibration-db needs its --calibration-levels.
+    bad = subprocess.run(fit + ["--calibration-db", str(calibration)], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert bad.returncode != 0 and "each --calibration-db needs its --calibration-levels" in bad.stderr
