@@ -41,10 +41,10 @@ struct LevelSearchTests {
         #expect(result.passed.filter { $0.seed <= last }.allSatisfy { $0.rated != nil })
         #expect(result.passed.filter { $0.rated.map { DifficultyTarget.tier(.veryHard).contains($0.estimate) } ?? false }
             .prefix(2).map(\.seed) == result.kept.map(\.seed))
-        #expect(result.kept.map(\.seed) == [102, 104])
+        #expect(result.kept.map(\.seed) == [102, 106])
         let cost = result.cost(firstSeed: 100, complete: true)
-        #expect(cost.candidates == 5)
-        #expect(cost.screened == result.passed.filter { $0.seed <= 104 }.count)
+        #expect(cost.candidates == 7)
+        #expect(cost.screened == result.passed.filter { $0.seed <= 106 }.count)
     }
 
     @Test func theThreadCountAndARerunChangeNothingAndTheRerunPlaysNoGame() throws {

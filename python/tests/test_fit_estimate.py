@@ -135,15 +135,15 @@ def test_the_guessing_widening_is_the_least_that_puts_95_percent_of_the_flagged_
 
 
 def test_the_calibration_sets_the_widening_with_the_tool_and_leaves_no_probe(peggle_bin, tmp_path):
-    # A small real fit (the 14 rated bundled levels, 3 folds) calibrated on the 25 hand-made ones:
-    # 13 of them flagged, 11 inside their interval at 1, 13 at the widening written, 1.12, as
+    # A small real fit (the 14 rated bundled levels, 3 folds, every feature weighed alike)
+    # calibrated on the 25 hand-made ones: 13 of them flagged, 11 inside their interval at 1, 13 at the widening written, 1.12, as
     # `peggle estimate --model` computes them; 1.11 would leave one out. The probe file is gone.
     handmade = sorted(str(p) for p in (ROOT / "Levels" / "handmade").glob("*.json"))
     bundled = sorted(str(p) for p in (ROOT / "Levels").glob("*.json") if p.name != "bench-grid.json")
     out = tmp_path / "model.json"
     env = {**os.environ, "PEGGLE_BIN": peggle_bin, "OPENBLAS_NUM_THREADS": "1"}
     fit = [sys.executable, str(ROOT / "scripts" / "fit-estimate"), "--db", str(ROOT / "Reports" / "difficulty.csv"),
-           "--folds", "3", "--signs", "monotone", *bundled, "--out", str(out)]
+           "--folds", "3", "--signs", "monotone", "--emphasis", "none", *bundled, "--out", str(out)]
     calibration = ROOT / "Levels" / "handmade" / "difficulty.csv"
     r = subprocess.run(fit + ["--calibration-db", str(calibration), "--calibration-levels", *handmade],
                        capture_output=True, text=True, env=env, cwd=ROOT)
@@ -176,3 +176,30 @@ def test_the_calibration_sets_the_widening_with_the_tool_and_leaves_no_probe(peg
     # Each --calibration-db needs its --calibration-levels.
     bad = subprocess.run(fit + ["--calibration-db", str(calibration)], capture_output=True, text=True, env=env, cwd=ROOT)
     assert bad.returncode != 0 and "each --calibration-db needs its --calibration-levels" in bad.stderr
+
+
+def test_the_emphasis_weighs_the_encoders_and_the_first_sweeps_features_half_and_the_rollouts_one_and_a_half(fe, peggle_bin, tmp_path):
+    # The groups, on the tool's own feature names: the aim encoder's 20 averages and the first
+    # sweep's 8 summaries at 0.5, the 10 rollout features at 1.5, the other 27 at 1; `none`, all 1.
+    header = subprocess.run([peggle_bin, "estimate", "--features", str(ROOT / "Levels" / "spiral.json")],
+                            capture_output=True, text=True, check=True).stdout.splitlines()[0].split(",")[3:]
+    e = fe.emphasis(header, "groups")
+    by = {f: sorted(n for n, v in zip(header, e) if v == f) for f in set(e.tolist())}
+    assert {f: len(n) for f, n in by.items()} == {0.5: 28, 1.0: 27, 1.5: 10}
+    assert "aim_first_orange_mean" in by[0.5] and "aim_roughness" in by[0.5] and "aims_caught" in by[0.5]
+    assert "rollout_ln_pace" in by[1.5] and "classic_rollout_shortfall" in by[1.5]
+    assert "balls" in by[1.0] and "ln_sigma_half" in by[1.0] and "orange_window_ln_min" in by[1.0]
+    assert (fe.emphasis(header, "none") == 1).all()
+    # In the written model each feature's scale is its spread over the fitted levels over its
+    # factor: the two fits' scales differ by exactly the factor, feature by feature.
+    bundled = sorted(str(p) for p in (ROOT / "Levels").glob("*.json") if p.name != "bench-grid.json")
+    env = {**os.environ, "PEGGLE_BIN": peggle_bin, "OPENBLAS_NUM_THREADS": "1"}
+    scales = {}
+    for which in ("groups", "none"):
+        out = tmp_path / f"{which}.json"
+        r = subprocess.run([sys.executable, str(ROOT / "scripts" / "fit-estimate"), "--db", str(ROOT / "Reports" / "difficulty.csv"),
+                            "--folds", "3", "--signs", "monotone", "--emphasis", which, *bundled, "--out", str(out)],
+                           capture_output=True, text=True, env=env, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        scales[which] = np.array(json.loads(out.read_text())["scale"])
+    assert scales["none"] / scales["groups"] == pytest.approx(e, rel=1e-12)
