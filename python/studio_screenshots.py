@@ -2,6 +2,9 @@
 edit, a shot in flight, a game played to its end and recorded (the studio runs with --db), a rating.
 
 Usage: python python/studio_screenshots.py [--peggle .build/release/peggle] [--level fortress] [--out docs/images]
+                                           [--only designer,estimate,play,playtest,rate]
+docs/studio.md's pictures are Fortress's, but the estimate's, Upside Down's (`--level upside-down --only
+estimate`): every step runs either way (each starts from the one before); --only says which are written.
 Needs Debian's chromium and chromium-driver, and Selenium (python/requirements-test.txt).
 """
 import argparse
@@ -19,6 +22,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+PICTURES = ["designer", "estimate", "play", "playtest", "rate"]
 
 
 def main():
@@ -26,7 +30,11 @@ def main():
     ap.add_argument("--peggle", default=str(ROOT / ".build" / "release" / "peggle"))
     ap.add_argument("--level", default="fortress")
     ap.add_argument("--out", default=str(ROOT / "docs" / "images"))
+    ap.add_argument("--only", default=",".join(PICTURES), help="the pictures to write, of " + ", ".join(PICTURES))
     args = ap.parse_args()
+    only = args.only.split(",")
+    if not set(only) <= set(PICTURES):
+        ap.error(f"--only {args.only}: not among {', '.join(PICTURES)}")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -47,6 +55,10 @@ def main():
             d.find_element(By.CSS_SELECTOR, f'#level-list li[data-file="{args.level}.json"]').click()
             wait.until(lambda d: d.execute_script("return studio.file") == f"{args.level}.json")
             canvas = d.find_element(By.ID, "board")
+
+            def save(name):
+                if name in only:
+                    d.save_screenshot(str(out / f"studio-{name}.png"))
             w, h = canvas.size["width"], canvas.size["height"]
 
             def at(x, y):
@@ -65,7 +77,7 @@ def main():
             at((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2).perform()
             at(b["x"], b["y"]).release().perform()
             wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("refused"))
-            d.save_screenshot(str(out / "studio-designer.png"))
+            save("designer")
 
             # An accepted drag (the same peg 6 units up, if free): the estimate follows the edit.
             asked = d.execute_script("return studio.estimateAsked")
@@ -77,14 +89,14 @@ def main():
                 if d.execute_script("return studio.estimateAsked") > asked:
                     break
             wait.until(lambda d: d.execute_script("return studio.estimateLevel === studio.text && studio.estimate !== null"))
-            d.save_screenshot(str(out / "studio-estimate.png"))
+            save("estimate")
 
             d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="play"]').click()
             wait.until(lambda d: d.find_element(By.ID, "status").text == "playing")
             at(470, 300).click().perform()
             wait.until(lambda d: d.execute_script("return studio.game.shot !== null"))
             time.sleep(1.2)
-            d.save_screenshot(str(out / "studio-play.png"))
+            save("play")
             wait.until(lambda d: not d.execute_script("return studio.game.animating"))
 
             # Play to the end as a named player, aiming at an orange peg left each time: recorded.
@@ -98,7 +110,7 @@ def main():
                 at(x, y).click().perform()
                 wait.until(lambda d: d.execute_script("return studio.game.state.shotsTaken > %d && !studio.game.animating" % taken))
             wait.until(lambda d: d.find_element(By.ID, "record").text.startswith(("Recorded", "Not recorded")))
-            d.save_screenshot(str(out / "studio-playtest.png"))
+            save("playtest")
 
             d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="rate"]').click()
             budget = d.find_element(By.ID, "budget")
@@ -106,12 +118,12 @@ def main():
             budget.send_keys("32")
             d.find_element(By.ID, "rate").click()
             WebDriverWait(d, 600).until(lambda d: d.find_elements(By.ID, "tier"))
-            d.save_screenshot(str(out / "studio-rate.png"))
+            save("rate")
         finally:
             d.quit()
             proc.terminate()
             proc.wait(timeout=10)
-    print("wrote", ", ".join(str(out / f"studio-{n}.png") for n in ("designer", "estimate", "play", "playtest", "rate")))
+    print("wrote", ", ".join(str(out / f"studio-{n}.png") for n in PICTURES if n in only))
 
 
 
