@@ -3,8 +3,9 @@ edit, a shot in flight, a game played to its end and recorded (the studio runs w
 
 Usage: python python/studio_screenshots.py [--peggle .build/release/peggle] [--level fortress] [--out docs/images]
                                            [--only designer,estimate,play,playtest,rate]
-docs/studio.md's pictures are Fortress's, but the estimate's, Upside Down's (`--level upside-down --only
-estimate`): every step runs either way (each starts from the one before); --only says which are written.
+docs/studio.md's pictures are Fortress's (`--only designer,play,playtest,rate`) and, for the estimate's,
+Upside Down's (`--level upside-down --only estimate`): every step runs either way (each starts from the
+one before); --only says which are written.
 Needs Debian's chromium and chromium-driver, and Selenium (python/requirements-test.txt).
 """
 import argparse

@@ -191,15 +191,25 @@ def test_the_emphasis_weighs_the_encoders_and_the_first_sweeps_features_half_and
     assert "balls" in by[1.0] and "ln_sigma_half" in by[1.0] and "orange_window_ln_min" in by[1.0]
     assert (fe.emphasis(header, "none") == 1).all()
     # In the written model each feature's scale is its spread over the fitted levels over its
-    # factor: the two fits' scales differ by exactly the factor, feature by feature.
+    # factor: the default fit's and `none`'s scales differ by exactly the factor, feature by
+    # feature; and the fitted rows the kernel and the distances use are spread by the factor (each
+    # column's standard deviation is it, but a feature the same on every level, which stays 0).
     bundled = sorted(str(p) for p in (ROOT / "Levels").glob("*.json") if p.name != "bench-grid.json")
     env = {**os.environ, "PEGGLE_BIN": peggle_bin, "OPENBLAS_NUM_THREADS": "1"}
-    scales = {}
-    for which in ("groups", "none"):
+    models = {}
+    for which, flag in (("default", []), ("none", ["--emphasis", "none"])):
         out = tmp_path / f"{which}.json"
         r = subprocess.run([sys.executable, str(ROOT / "scripts" / "fit-estimate"), "--db", str(ROOT / "Reports" / "difficulty.csv"),
-                            "--folds", "3", "--signs", "monotone", "--emphasis", which, *bundled, "--out", str(out)],
+                            "--folds", "3", "--signs", "monotone", *flag, *bundled, "--out", str(out)],
                            capture_output=True, text=True, env=env, cwd=ROOT)
         assert r.returncode == 0, r.stderr
-        scales[which] = np.array(json.loads(out.read_text())["scale"])
-    assert scales["none"] / scales["groups"] == pytest.approx(e, rel=1e-12)
+        models[which] = json.loads(out.read_text())
+    assert np.array(models["none"]["scale"]) / np.array(models["default"]["scale"]) == pytest.approx(e, rel=1e-12)
+    spread = np.array(models["default"]["kernel"]["rows"]).std(0)
+    varies = spread > 1e-6
+    # The five the 14 levels leave at one value: no purple first hit, the aim column, no late bucket
+    # catch, and no beat-the-score rollout falling short.
+    assert [n for n, v in zip(header, varies) if not v] == ["aim_first_purple_mean", "aim_aim_abs_mean", "aim_bucket_late_mean",
+                                                             "bts_rollout_shortfall", "bts_rollout_other_shortfall"]
+    assert spread[varies] == pytest.approx(e[varies], rel=1e-4)
+    assert np.array(models["none"]["kernel"]["rows"]).std(0)[varies] == pytest.approx(1, rel=1e-4)
