@@ -48,6 +48,9 @@ let package = Package(
         .library(name: "PeggleRating", targets: ["PeggleRating"]),
         .library(name: "PeggleLevelSearch", targets: ["PeggleLevelSearch"]),
         .library(name: "PeggleStudio", targets: ["PeggleStudio"]),
+        // The environment as a C library for other processes (Python's native backend):
+        // libpeggle_env.so, whose whole interface is Sources/CPeggleEnv/include/peggle_env.h.
+        .library(name: "peggle_env", type: .dynamic, targets: ["PeggleNative"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +89,18 @@ let package = Package(
         // The serve protocol: typed requests, the option table and its spec, the session, replies,
         // and the Swift client the bench and the tests drive `peggle serve` with.
         .target(name: "PeggleServe", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv"], swiftSettings: tuned),
+        // The native library's C declarations (peggle_env.h: statuses, info columns, the buffers
+        // struct, the functions), the one statement of its ABI; the C file only checks its sizes.
+        .target(name: "CPeggleEnv"),
+        // The environment in another process: the standard session (levels read from files, the
+        // renderers and the tier screen `peggle serve` injects) and the C ABI of peggle_env.h over
+        // it, with the caller's buffers on the hot path. Linked into `peggle` for the session, and
+        // alone into libpeggle_env.so.
+        .target(name: "PeggleNative",
+                dependencies: ["CPeggleEnv", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleEnv", "PeggleServe",
+                               "PeggleDifficulty", "PeggleDrawing", "PeggleEstimate"],
+                swiftSettings: tuned,
+                linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
         // Drawing: boards and shots as SVG and as pixels, the charts of a skill curve.
         .target(name: "PeggleDrawing", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleDifficulty"]),
         // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
@@ -126,9 +141,9 @@ let package = Package(
         .executableTarget(
             name: "peggle",
             dependencies: [
-                "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame", "PeggleEnv",
+                "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
-                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine",
+                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine", "PeggleNative",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
@@ -153,6 +168,7 @@ let package = Package(
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
         .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleEstimate", "PeggleTestSupport"]),
         .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleNativeTests", dependencies: ["PeggleNative", "CPeggleEnv", "PeggleServe", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),
         .testTarget(name: "PeggleReportsTests", dependencies: ["PeggleReports", "PeggleTestSupport"]),

@@ -18,35 +18,21 @@ package enum Files {
         }
     }
 
-    /// Reads and validates a level file; every problem names the file, the object and the field.
+    /// Reads and validates a level file (`LevelFile.load`); every problem names the file, the object and the field.
     package static func loadLevel(_ path: String, rules: Rules = Rules(), validate: Bool = true) throws -> Level {
-        let level = try decodeLevel(path)
-        if validate {
-            let issues = level.validate(rules: rules)
-            if !issues.isEmpty {
-                var lines = issues.prefix(10).map { "\(path): \($0)" }
-                if issues.count > 10 { lines.append("\(path): ... and \(issues.count - 10) more problems") }
-                throw UserError(lines: lines)
-            }
+        do {
+            return try LevelFile.load(path, rules: rules, validate: validate)
+        } catch {
+            throw UserError(lines: error.lines)
         }
-        return level
     }
 
-    /// Reads a level file without the semantic checks (the designer edits levels in progress).
+    /// Reads a level file without the semantic checks (`LevelFile.decode`).
     package static func decodeLevel(_ path: String) throws -> Level {
-        guard !path.isEmpty else { throw UserError("the level file name is empty") }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw UserError("\(path): no such file")
-        }
-        guard !isDir.boolValue else { throw UserError("\(path): is a directory, not a level file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UserError("\(path): cannot be read")
-        }
         do {
-            return try LevelCodec.decode(data)
+            return try LevelFile.decode(path)
         } catch {
-            throw UserError("\(path): \(error)")
+            throw UserError(lines: error.lines)
         }
     }
 

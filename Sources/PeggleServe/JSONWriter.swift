@@ -114,6 +114,15 @@ struct JSONWriter {
         if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { digits(Int64(v)) } else { described(v) }
     }
 
+    /// The double a JSON reader gets from the text `number(v)` writes for a finite float: the
+    /// whole number, or the double nearest the float's shortest decimal text (0.16666667 reads
+    /// as 0.16666667, not as the float's exact value 0.1666666716337204). The native library
+    /// hands rewards over as these, so both backends give a Python caller one double.
+    static func readBack(_ v: Float) -> Double {
+        if v == v.rounded(), abs(v) < 1e7 { return Double(Int64(v)) }
+        return Double(v.description) ?? Double(v)
+    }
+
     /// `v.description`'s text, written by the standard library straight into the buffer: the
     /// `description` String (heap-allocated past 15 characters, as most angles are) cost more than
     /// the digits themselves, 128 times a 64-environment step (JSONWriterTests compares the two).

@@ -54,6 +54,9 @@ enum InfoValue {
 }
 
 extension ServeSession {
+    /// A reward as the double a client reads from a reply's text of it (`JSONWriter.readBack`).
+    package static func wireReward(_ reward: Float) -> Double { JSONWriter.readBack(reward) }
+
     /// The keys of an info, in the order both layouts write them (docs/protocol.md).
     static let infoKeys: [InfoKey] = [
         InfoKey("level") { p, _, _ in .int(p.pointee.level) },
@@ -371,9 +374,27 @@ extension ServeSession {
     }
 
     /// The name of the level an info is about: a file level's, or the generated level's.
-    func levelName(level: Int, generatorSeed: UInt64?) -> String {
+    package func levelName(level: Int, generatorSeed: UInt64?) -> String {
         if let seed = generatorSeed, let p = procedural { return p.name(generatorSeed: seed) }
         return levelNames.indices.contains(level) ? levelNames[level] : ""
+    }
+
+    /// The latest step's trajectories (or, `final`, the ended episodes'), one entry per
+    /// environment in a JSON list: null, or the paths as an info's `trajectory` holds them.
+    package func trajectoriesJSON(final: Bool) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginArray()
+        if let v = vec {
+            v.slots.withUnsafeBufferPointer { slots in
+                for i in slots.indices {
+                    let has = final ? slots[i].hasFinal : true
+                    let shot = has ? (final ? slots[i].finalInfo.shot : slots[i].info.shot) : nil
+                    if let t = shot?.trajectory { writeTrajectory(&w, t) } else { w.null() }
+                }
+            }
+        }
+        w.endArray()
+        return w.bytes
     }
 
     /// A shot's ball paths: one list of `[x, y]` points (board units, to 0.01) per path.

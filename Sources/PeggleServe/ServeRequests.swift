@@ -110,15 +110,22 @@ struct Request: Decodable {
 }
 
 /// `reset`.
-struct ResetRequest: Decodable {
+package struct ResetRequest: Decodable {
     var seed: UInt64?
     var mask: [Bool]?
     /// A level index, or a name to look up.
     var level: Level?
 
-    enum Level { case index(Int), name(String) }
+    package enum Level { case index(Int), name(String) }
 
-    init(from decoder: Decoder) throws {
+    /// A reset as the native library's caller asks for it.
+    package init(seed: UInt64?, mask: [Bool]?, level: Level?) {
+        self.seed = seed
+        self.mask = mask
+        self.level = level
+    }
+
+    package init(from decoder: Decoder) throws {
         let f = try Fields(decoder, command: "reset", known: ["seed", "options", "reset_mask"])
         seed = try f.int("seed", 0...Int.max).map(UInt64.init)
         let options = try f.object("options", command: "reset", known: ["level", "reset_mask"])

@@ -46,18 +46,22 @@ public final class ServeSession {
     public let memoryBudget: Int
     /// The pixels of the latest `rgb` render, reused from render to render.
     var pixels: [UInt8] = []
-    var vec: VectorEnv?
+    package internal(set) var vec: VectorEnv?
     /// `estimatedBytes` of `vec`; every snapshot is counted at this size too.
     var envBytes = 0
     var encoding = ObservationEncoding.json
     var infoLayout = InfoLayout.rows
-    var levelNames: [String] = []
+    package internal(set) var levelNames: [String] = []
     /// The environments' procedural levels, if they play those (names come from the seeds).
-    var procedural: ProceduralLevels?
+    package internal(set) var procedural: ProceduralLevels?
     var snapshots: [Int: VectorEnv] = [:]
     var nextSnapshot = 1
     /// Set by `close`: the loop stops after sending the reply.
     public private(set) var closed = false
+    /// Why the latest request was refused (nil: it was not): the native library returns its code.
+    package private(set) var lastError: EnvError?
+    /// Successful `make`s so far: the native library's caller binds new buffers after each.
+    package private(set) var makes = 0
     /// The reply buffer, reused from request to request.
     var buffer: [UInt8] = []
     /// The binary frame following the reply line (`f32` encoding): float arrays to send as raw
@@ -104,6 +108,20 @@ public final class ServeSession {
             session.frame.removeAll()
             guard sent else { return }
         }
+    }
+
+    /// Takes over a copy of `other`'s environments as they are now (games, generators, autoreset
+    /// state, latest shots) and how its replies are written, without its snapshots: the native
+    /// library's copy of a session (a copy of a vector shares memory until either steps). This
+    /// session keeps its own loader, renderers and budget.
+    package func adoptEnvironments(of other: ServeSession) {
+        vec = other.vec
+        envBytes = other.envBytes
+        encoding = other.encoding
+        infoLayout = other.infoLayout
+        levelNames = other.levelNames
+        procedural = other.procedural
+        snapshots = [:]
     }
 
     // MARK: Memory
@@ -159,10 +177,12 @@ public final class ServeSession {
     }
 
     func reply(_ line: String, _ out: inout JSONWriter) {
+        lastError = nil
         let request: Request
         do {
             request = try Request.decode(line)
         } catch {
+            lastError = error.failure
             out = errorReply(error.id, error.failure)
             return
         }
@@ -190,6 +210,7 @@ public final class ServeSession {
             // An error reply is a plain line: no frame follows it.
             frame.removeAll()
             let e = error as? EnvError ?? EnvError(.internal, "\(error)")
+            lastError = e
             out = errorReply(request.id, e)
         }
     }
@@ -201,7 +222,7 @@ public final class ServeSession {
 
     /// Checks an environment was made. Commands that change it mutate `vec` in place, never a
     /// copy: a copy would share every buffer and force copy-on-write of all of them.
-    func requireMade() throws {
+    func requireMade() throws(EnvError) {
         guard vec != nil else { throw EnvError(.notMade, "send make first") }
     }
 
@@ -237,6 +258,7 @@ public final class ServeSession {
                 + "(fewer num_envs or max_objects, or start it with a larger --memory-budget)")
         }
         vec = try VectorEnv(config: config, vector: r.vector)
+        makes += 1
         envBytes = bytes
         encoding = r.encoding
         infoLayout = r.infoLayout
@@ -258,6 +280,15 @@ public final class ServeSession {
     // MARK: reset, step
 
     func reset(_ r: ResetRequest, _ w: inout JSONWriter) throws {
+        try performReset(r)
+        let v = vec!
+        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
+        writeInfos(&w, "infos", v.slots, .reset(mask: r.mask))
+    }
+
+    /// What `reset` does to the environments, without the reply (the native library writes
+    /// the outcome into its caller's buffers instead).
+    package func performReset(_ r: ResetRequest) throws(EnvError) {
         try requireMade()
         var level: Int?
         switch r.level {
@@ -274,14 +305,10 @@ public final class ServeSession {
         case nil: level = nil
         }
         try vec!.reset(seed: r.seed, mask: r.mask, level: level)
-        let v = vec!
-        writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
-        writeInfos(&w, "infos", v.slots, .reset(mask: r.mask))
     }
 
     func step(_ r: StepRequest, _ w: inout JSONWriter) throws {
-        try requireMade()
-        try vec!.step(r.actions)
+        try performStep(r.actions)
         let v = vec!
         writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
         // The slots' fields are read in place: iterating the slots by value would copy each
@@ -299,6 +326,12 @@ public final class ServeSession {
             v.slots.withUnsafeBufferPointer { slots in w.array("final_mask", slots.indices) { $0.bool(slots[$1].hasFinal) } }
             writeInfos(&w, "final_infos", v.slots, .final)
         }
+    }
+
+    /// What `step` does to the environments, without the reply.
+    package func performStep(_ actions: [Double]) throws(EnvError) {
+        try requireMade()
+        try vec!.step(actions)
     }
 
     // MARK: render, snapshots

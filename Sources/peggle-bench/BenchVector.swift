@@ -1,17 +1,20 @@
 import ArgumentParser
 import Foundation
 import PeggleCommandLine
+import PeggleDrawing
 import PeggleEnv
 import PeggleGame
 import PeggleLevel
 import PeggleUtilities
+
+extension EncoderKind: ExpressibleByArgument {}
 
 /// `peggle-bench vector`: a VectorEnv stepped in process.
 struct BenchVector: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vector",
         abstract: "Environment throughput in process: shots per second of a VectorEnv over --envs environments.",
-        discussion: "The workload: --envs environments on the level (next-step autoreset, the default objects encoder), "
+        discussion: "The workload: --envs environments on the level (next-step autoreset, the --encoder observation), "
             + "reset with seed 0, then --batches steps of seeded random actions. `serve` runs the same workload "
             + "through a `peggle serve` pipe.")
 
@@ -44,6 +47,9 @@ struct EnvironmentWorkload: ParsableArguments {
     @Option(help: "Batched steps per run.")
     var batches = 40
 
+    @Option(help: "The observation encoder: objects, grid, pixels or aim (docs/environment.md).")
+    var encoder = EnvConfig(levels: []).encoder
+
     /// The checked options: the level and the thread counts.
     func load(_ threads: BenchThreads) throws -> (Level, [Int]) {
         guard envs >= 1 && envs <= 4096 else { throw UserError("--envs: \(envs) is outside 1...4096") }
@@ -56,6 +62,8 @@ struct EnvironmentWorkload: ParsableArguments {
     func config(_ level: Level) -> EnvConfig {
         var c = EnvConfig(levels: [level])
         c.maxObjects = max(c.maxObjects, level.pegs.count + level.blocks.count)
+        c.encoder = encoder
+        if encoder == .pixels { c.rasterizer = PixelRenderer() }
         return c
     }
 
@@ -84,7 +92,8 @@ struct EnvironmentWorkload: ParsableArguments {
         EnvironmentRow(
             columns: .init(mode: mode, envs: envs, threads: threads, batches: batches, shots: r.shots,
                            seconds: BenchClock.round(r.seconds, 4), shotsPerS: BenchClock.round(Double(r.shots) / r.seconds, 1)),
-            extra: .init(engine: "peggle-gym \(PeggleGym.version)", cores: BenchClock.cores, obsEncoding: serve?.obsEncoding,
+            extra: .init(engine: "peggle-gym \(PeggleGym.version)", cores: BenchClock.cores, encoder: encoder.rawValue,
+                         obsEncoding: serve?.obsEncoding,
                          inProcessShotsPerS: serve?.inProcessShotsPerS, serveOverInProcess: serve?.serveOverInProcess))
     }
 }
@@ -99,7 +108,7 @@ struct EnvironmentRow: BenchRow {
         var obsEncoding: String, inProcessShotsPerS: Double, serveOverInProcess: Double
     }
     struct Extra: Encodable {
-        var engine: String, cores: Int
+        var engine: String, cores: Int, encoder: String
         var obsEncoding: String?, inProcessShotsPerS: Double?, serveOverInProcess: Double?
     }
     var columns: Columns

@@ -45,7 +45,7 @@ struct BenchRowTests {
         }
         let environment = EnvironmentRow(
             columns: .init(mode: "serve", envs: 64, threads: 1, batches: 40, shots: 2560, seconds: 0.4, shotsPerS: 6400.0),
-            extra: .init(engine: "e", cores: 2, obsEncoding: "f32", inProcessShotsPerS: 9000.0, serveOverInProcess: 0.71))
+            extra: .init(engine: "e", cores: 2, encoder: "objects", obsEncoding: "f32", inProcessShotsPerS: 9000.0, serveOverInProcess: 0.71))
         #expect(try header(environment) == "mode,envs,threads,batches,shots,seconds,shots_per_s")
         let greedy = BenchGreedy.Row(
             columns: .init(mode: "greedy", threads: 1, sigma: 0.02, decisions: 12, simulations: 5000, seconds: 0.5, msPerDecision: 38.6,

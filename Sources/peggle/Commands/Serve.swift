@@ -1,12 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleCommandLine
-import PeggleDifficulty
-import PeggleDrawing
-import PeggleEnv
-import PeggleEstimate
-import PeggleGame
-import PeggleLevel
+import PeggleNative
 import PeggleServe
 
 #if canImport(Glibc)
@@ -37,21 +32,7 @@ struct Serve: ParsableCommand {
         // A step's reply can be most of a megabyte: a larger pipe buffer (Linux) moves it with
         // fewer hand-offs between the two processes. Harmless when stdout is not a pipe.
         _ = fcntl(1, Self.setPipeSize, 1 << 20)
-        let renderer = SVGRenderer()
-        var rasteriser = PixelRenderer()  // keeps its scratch from render to render
-        let session = ServeSession(
-            loadLevel: { path in
-                do {
-                    return try Files.loadLevel(path)
-                } catch let e as UserError {
-                    throw ServeLevelError(message: e.lines.joined(separator: "; "))
-                }
-            },
-            renderSVG: { state, shots in renderer.render(state, shots: shots) },
-            renderRGB: { state, shots, width, pixels in try rasteriser.render(state, shots: shots, width: width, into: &pixels) },
-            rasterizer: PixelRenderer(),
-            tierScreen: EstimatedTiers(),
-            memoryBudget: memoryBudget << 20)
+        let session = StandardSession.make(memoryBudget: memoryBudget << 20)
         ServeSession.run(session, readLine: { Swift.readLine(strippingNewline: true) }, write: Self.writeReply)
     }
 
@@ -76,29 +57,5 @@ struct Serve: ParsableCommand {
             return false
         }
         return true
-    }
-}
-
-/// A level that could not be loaded, as the protocol reports it.
-struct ServeLevelError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-/// The `tier-*` distributions' screen: PeggleEstimate's `EstimateScreen` with the built-in model
-/// and tier edges, its target the tier asked for (docs/environment.md, "Tiers for a curriculum").
-/// PeggleEnv declares what it needs (`TierScreen`) and the tool hands this in, so the environment
-/// does not depend on the estimate.
-struct EstimatedTiers: TierScreen {
-    func generatorSeed(levelSeed: UInt64, distribution: DistributionMode, candidate: (UInt64) -> Level) -> UInt64 {
-        let tier: Tier
-        switch distribution {
-        case .tierEasy: tier = .easy
-        case .tierMedium: tier = .medium
-        case .tierHard: tier = .hard
-        case .tierVeryHard: tier = .veryHard
-        case .easy, .hard: return levelSeed  // not screened (the environment never asks)
-        }
-        return EstimateScreen(target: .tier(tier)).screenedSeed(levelSeed: levelSeed, level: candidate).seed
     }
 }
