@@ -1,9 +1,11 @@
 """Everything is in pyproject.toml; this only tags a wheel that carries the engine.
 
 scripts/wheel copies the release `peggle` executables to peggle_gym/bin before building: `peggle`
-(for any x86-64 CPU) and, built on an AVX2 machine, `peggle-avx2`. Such a wheel holds native code, so it is not pure: its files go to platlib and its tag is
-``py3-none-<platform>`` (any Python 3, no Python ABI, since the engine is a separate process and
-no extension module). Without the executable (a source install) the wheel stays ``py3-none-any``.
+(for any x86-64 CPU) and, built on an AVX2 machine, `peggle-avx2`, each with its native library
+(`libpeggle_env.so`, `libpeggle_env-avx2.so`). Such a wheel holds native code, so it is not pure:
+its files go to platlib and its tag is ``py3-none-<platform>`` (any Python 3, no Python ABI: the
+engine is a separate process, or a plain C library loaded with ctypes, never an extension module).
+Without the executable (a source install) the wheel stays ``py3-none-any``.
 """
 import pathlib
 
@@ -21,7 +23,8 @@ class EngineDistribution(Distribution):
 
 
 class EngineWheel(bdist_wheel):
-    """The tag: any Python 3 and no Python ABI (the engine runs as its own process), this platform."""
+    """The tag: any Python 3 and no Python ABI (the engine runs as its own process or as a C
+    library through ctypes), this platform."""
 
     def get_tag(self):
         python, abi, platform = super().get_tag()

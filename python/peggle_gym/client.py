@@ -291,7 +291,7 @@ def checked_timeout(timeout: Any) -> float | None:
 
 
 class PeggleClient:
-    """One `peggle serve` subprocess. ``request(cmd, **fields)`` sends a request and returns the
+    """One `peggle serve` subprocess (the ``serve`` backend). ``request(cmd, **fields)`` sends a request and returns the
     reply's fields, raising `PeggleError` for an error reply and `PeggleServerDied` if the
     process ends. The process is closed by `close()`, on garbage collection and at interpreter
     exit. Not thread-safe beyond one request at a time (a lock serialises requests).
@@ -300,6 +300,8 @@ class PeggleClient:
     request raises `PeggleTimeout`, the server is killed and the client is closed (the reply may
     still come, so nothing after it could be trusted). None (the default) waits as long as the
     server takes. The attribute of that name can be changed between requests."""
+
+    backend = "serve"
 
     def __init__(self, peggle_path: str | os.PathLike | None = None, *, timeout: float | None = None):
         self.timeout = timeout
@@ -350,6 +352,11 @@ class PeggleClient:
         self.hello = h
 
     # MARK: lifecycle
+
+    @property
+    def token(self) -> int:
+        """What snapshots name their engine by: the server's process id."""
+        return self.pid
 
     @property
     def closed(self) -> bool:
@@ -833,22 +840,6 @@ class SeededCycleWarning:
                           "seed mod len(levels), or reset() without a seed to go on cycling", stacklevel=3)
 
 
-def start(peggle_path: str | os.PathLike | None, fields: dict | Callable[[dict[str, dict]], dict],
-          timeout: float | None = None) -> tuple[PeggleClient, dict, dict]:
-    """Starts a server (with the client's reply ``timeout``) and makes the environments: with
-    ``fields``, or with what ``fields(spec)`` composes from the server's make options
-    (`PeggleClient.make_options`, so a request is composed in this server's words). Returns the
-    client, the fields sent and the make reply; the server is closed again if either fails."""
-    client = PeggleClient(peggle_path, timeout=timeout)
-    try:
-        if callable(fields):
-            fields = fields(client.make_options())
-        return client, fields, client.request("make", **fields)
-    except BaseException:
-        client.close()
-        raise
-
-
 _OPTIONS: dict[str, dict] = {}
 
 
@@ -860,7 +851,8 @@ def make_options(peggle_path: str | os.PathLike | None = None) -> dict[str, dict
     binary is the one place the defaults are written; this asks it once per binary."""
     path = find_peggle(peggle_path)
     if path not in _OPTIONS:
-        with PeggleClient(path) as client:
+        from .backends import open_client
+        with open_client(None, path) as client:
             _OPTIONS[path] = client.make_options()
     return _OPTIONS[path]
 

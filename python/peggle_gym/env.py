@@ -1,15 +1,19 @@
-"""`PeggleEnv`: one Peggle environment as a `gymnasium.Env`, served by its own `peggle serve`."""
+"""`PeggleEnv`: one Peggle environment as a `gymnasium.Env`, on its own engine session (the native
+library in this process, or its own `peggle serve`)."""
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from .client import (PeggleError, SeededCycleWarning, start, action_values, checked_render_width, checked_timeout,
+from .backends import start
+from .client import (PeggleError, SeededCycleWarning, action_values, checked_render_width, checked_timeout,
                      checked_width, decode_info, decode_obs, decode_rgb, level_option, make_request, server_seed,
                      space_from)
+from .native import I_STATUS, I_TERMINATED, I_TRUNCATED, ROW, V_REWARD, info_from, info_row
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
@@ -34,7 +38,12 @@ class PeggleEnv(Replayable, gym.Env):
             wheel's engine, `peggle` on ``PATH``, or the repository's ``.build/release/peggle``).
         timeout: seconds the client waits for each reply (make's included), None (the default)
             for ever. Past it `peggle_gym.PeggleTimeout` is raised, the server is killed and the
-            environment is closed. A client option: it is not sent to the server.
+            environment is closed. A client option of the serve backend (not sent to the
+            server); the native backend has no pipe to wait on and keeps it unused.
+        backend: ``"native"`` (the engine inside this process, through its C library: the
+            default where the library is found beside the engine, as the wheel and ``swift build
+            -c release`` put it) or ``"serve"`` (a `peggle serve` process behind a pipe). None:
+            ``$PEGGLE_BACKEND``, else that default. Both play the same episodes bit for bit.
         **options: the environment's options, passed to the server as given (None: its
             default). `peggle_gym.make_options()` lists each with its type, range, default and
             meaning, as the binary reports them; docs/environment.md explains them. The main
@@ -65,7 +74,8 @@ class PeggleEnv(Replayable, gym.Env):
 
     def __init__(self, level: str | os.PathLike | list | None = None, *, levels: list | None = None,
                  render_mode: str | None = None, render_width: int | None = None,
-                 peggle_path: str | os.PathLike | None = None, timeout: float | None = None, **options: Any):
+                 peggle_path: str | os.PathLike | None = None, timeout: float | None = None,
+                 backend: str | None = None, **options: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if level is not None and levels is not None:
@@ -74,7 +84,8 @@ class PeggleEnv(Replayable, gym.Env):
             return make_request(levels if levels is not None else level, options, spec=spec, num_envs=1, autoreset="disabled")
         self.render_mode = render_mode
         self.render_width = checked_render_width(render_width)
-        self.client, fields, made = start(peggle_path, fields_for, checked_timeout(timeout))
+        client, fields, made = start(peggle_path, fields_for, checked_timeout(timeout), backend)
+        self._attach(client)
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         #: The levels' names, in order (``reset(options={"level": name})`` takes them); empty
@@ -109,26 +120,84 @@ class PeggleEnv(Replayable, gym.Env):
             seed = int(self.np_random.integers(0, 2**62))  # the server reads seeds below ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
+        native = self._native
+        index = _level_index(fields, self.level_names, self.procedural) if native is not None else None
+        if index is not False and native is not None:
+            native.reset(fields.get("seed"), index, None)
+            self._record("reset", fields)
+            self._seeded = self._seeded or seed is not None
+            return self._native_obs(), info_row(native, 0, level_names=self.level_names)
         reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         return obs, decode_info(reply["infos"][0])
 
     def step(self, action):
+        native = self._native
+        if native is not None:
+            # The hot path: the actions the serve backend would send (`action_values`), without
+            # building them for the common shapes, a float or an array of one number.
+            if type(action) is np.ndarray and action.size == 1 and action.dtype.kind in "fiu":
+                value = float(action.item())
+            elif type(action) is float:
+                value = action
+            else:
+                value = action_values(action, 1, single=True)[0]
+            if not math.isfinite(value):
+                action_values(action, 1, single=True)  # raises the refusal the serve backend gives
+            native.action_slots[0] = value
+            status = native._step(native.handle)
+            if status:
+                try:
+                    native.raise_status(status)
+                except PeggleError as e:
+                    self._episode_over(e)
+            replay = self._replay
+            if replay is not None:
+                replay.append(value)  # the step as `state.Replayable` replays it
+            v = ROW.unpack_from(native.row)
+            terminated, truncated = v[I_TERMINATED] == 1, v[I_TRUNCATED] == 1
+            info = info_from(v, native, self.level_names)
+            if terminated or truncated:
+                info["is_success"] = v[I_STATUS] == 1
+            row = self._obs_row
+            if row is None:
+                row = self._native_obs_row()
+            return (row.copy() if self._obs_float else row.astype(self._obs_dtype)), v[V_REWARD], terminated, truncated, info
         try:
             reply = self._send("step", actions=action_values(action, 1, single=True))
         except PeggleError as e:
-            if e.code != "episode_over":
-                raise
-            # The server runs one environment as a vector without autoreset; its message speaks
-            # of reset masks, which a single environment does not have.
-            raise PeggleError("episode_over", "the episode has ended (terminated or truncated); call reset()") from None
+            self._episode_over(e)
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         terminated, truncated = bool(reply["terminated"][0]), bool(reply["truncated"][0])
         info = decode_info(reply["infos"][0])
         if terminated or truncated:
             info["is_success"] = bool(info["won"])
         return obs, float(reply["rewards"][0]), terminated, truncated, info
+
+    @staticmethod
+    def _episode_over(e: PeggleError):
+        """Re-raises a refused step; an ``episode_over`` in a single environment's words."""
+        if e.code != "episode_over":
+            raise e
+        # The engine runs one environment as a vector without autoreset; its message speaks of
+        # reset masks, which a single environment does not have.
+        raise PeggleError("episode_over", "the episode has ended (terminated or truncated); call reset()") from None
+
+    def _attach(self, client) -> None:
+        super()._attach(client)
+        self._obs_row = None
+
+    def _native_obs_row(self) -> np.ndarray:
+        """The native buffer's observation row, shaped as the observation space (a view)."""
+        self._obs_row = self._native.obs[0].reshape(self._obs_shape)
+        self._obs_float = self._obs_dtype == np.float32
+        return self._obs_row
+
+    def _native_obs(self) -> np.ndarray:
+        """The native buffer's observation as a new array (a caller keeps what it was given)."""
+        row = self._obs_row if self._obs_row is not None else self._native_obs_row()
+        return row.copy() if self._obs_float else row.astype(self._obs_dtype)
 
     def restore(self, token: Snapshot) -> np.ndarray:
         """Puts the environment back as it was at `snapshot` (the episode, its generator and
@@ -166,3 +235,17 @@ class PeggleEnv(Replayable, gym.Env):
         if client is not None:
             client.close()
         super().close()
+
+
+def _level_index(fields: dict, level_names: list[str], procedural: dict | None) -> int | None | bool:
+    """The level index a reset's fields ask for, as the native hot path takes it: None for no
+    level, an index, or False when only the request path gives the engine's answer (a name it
+    must look up or refuse, a negative index it must refuse)."""
+    level = fields.get("options", {}).get("level")
+    if level is None:
+        return None
+    if isinstance(level, str):
+        if procedural is not None or level not in level_names:
+            return False
+        return level_names.index(level)
+    return level if level >= 0 else False

@@ -1,7 +1,9 @@
 """`PeggleVectorEnv`: N Peggle environments as one `gymnasium.vector.VectorEnv`, stepped together
-(in parallel across threads) by one `peggle serve` process."""
+(in parallel across threads) by one engine session (the native library in this process, or one
+`peggle serve` process)."""
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -9,9 +11,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import (SeededCycleWarning, start, action_values, checked_num_envs, checked_render_width, checked_timeout,
+from .backends import start
+from .client import (SeededCycleWarning, action_values, checked_num_envs, checked_render_width, checked_timeout,
                      checked_width, cores, decode_info, decode_info_columns, decode_obs, decode_rgb, level_option,
                      make_request, server_seed, space_from)
+from .env import _level_index
+from .native import I_HAS_FINAL, I_TERMINATED, I_TRUNCATED, R_REWARD, info_columns, info_row
 from .state import Replayable, Snapshot
 
 _MODES = {
@@ -61,14 +66,14 @@ class PeggleVectorEnv(Replayable, VectorEnv):
     environment's picture in a tuple, as `gymnasium.vector.SyncVectorEnv` does: text with
     ``render_mode="ansi"``, ``uint8`` arrays of ``(height, width, 3)`` with ``"rgb_array"``
     (``render_width`` pixels wide, as for `PeggleEnv`). ``num_envs`` must be an integer (a
-    float or string is refused, not rounded); ``timeout`` as for `PeggleEnv`.
+    float or string is refused, not rounded); ``timeout`` and ``backend`` as for `PeggleEnv`.
     """
 
     def __init__(self, num_envs: int = 1, level: str | os.PathLike | list | None = None, *,
                  levels: list | None = None, autoreset: AutoresetMode | str = "next_step",
                  render_mode: str | None = None, render_width: int | None = None,
                  peggle_path: str | os.PathLike | None = None, info_layout: str = "columns",
-                 timeout: float | None = None, **options: Any):
+                 timeout: float | None = None, backend: str | None = None, **options: Any):
         num_envs = checked_num_envs(num_envs)
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode {render_mode!r} is not None, 'ansi' or 'rgb_array'")
@@ -85,7 +90,8 @@ class PeggleVectorEnv(Replayable, VectorEnv):
             return make_request(levels if levels is not None else level, options, spec=spec, num_envs=num_envs,
                                 autoreset=_MODES[mode_enum], info_layout=info_layout)
         self._columns = info_layout == "columns"
-        self.client, fields, made = start(peggle_path, fields_for, timeout)
+        client, fields, made = start(peggle_path, fields_for, timeout, backend)
+        self._attach(client)
         self._remember_make(fields, peggle_path)
         self._cycle_warning = SeededCycleWarning(fields, self.client.make_options())
         self.num_envs = int(made["num_envs"])
@@ -143,6 +149,20 @@ class PeggleVectorEnv(Replayable, VectorEnv):
             seed = int(self.np_random.integers(0, 2**62))  # room for seed + i; the server reads < ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
+        native = self._native
+        index = _level_index(fields, self.level_names, self.procedural) if native is not None else None
+        if index is not False and native is not None:
+            native.reset(fields.get("seed"), index, mask)
+            self._record("reset", fields)
+            self._seeded = self._seeded or seed is not None
+            if self._columns:
+                return self._native_obs(), info_columns(native, level_names=self.level_names)
+            infos = {}
+            for i in range(self.num_envs):
+                info = info_row(native, i, level_names=self.level_names)
+                if info is not None:
+                    infos = self._add_info(infos, info, i)
+            return self._native_obs(), infos
         reply = self._send("reset", **fields)
         self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
@@ -170,7 +190,13 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                          f"[s, s + 1, ..., s + {self.num_envs - 1}], not {seeds}")
 
     def step(self, actions):
-        reply = self._send("step", actions=action_values(actions, self.num_envs, single=False))
+        native = self._native
+        if native is not None:
+            return self._native_step(native, actions)
+        return self._reply_step(self._send("step", actions=action_values(actions, self.num_envs, single=False)))
+
+    def _reply_step(self, reply: dict):
+        """A step's results from the engine's reply (the request path)."""
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
         rewards = np.asarray(reply["rewards"], dtype=np.float64)
         terminated = np.asarray(reply["terminated"], dtype=np.bool_)
@@ -206,6 +232,70 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                 info["is_success"] = bool(info["won"])
             infos = self._add_info(infos, info, i)
         return obs, rewards, terminated, truncated, infos
+
+    def _native_step(self, native, actions):
+        """`step` on the native hot path: the same results as the serve backend's, from the
+        library's buffers. Actions it would refuse (or that are not a plain array of num_envs
+        finite numbers) go through `action_values` and, if that passes them, the request path,
+        so every refusal is the serve backend's own."""
+        n = self.num_envs
+        plain = (type(actions) is np.ndarray and actions.size == n and actions.dtype.kind in "fiu")
+        if plain:
+            np.copyto(native.actions, actions.reshape(n), casting="unsafe")
+            plain = math.isfinite(native.actions.sum())  # NaN or infinity anywhere makes the sum one
+        if not plain:
+            values = action_values(actions, n, single=False)
+            if len(values) != n:  # the engine refuses the count in its own words
+                return self._reply_step(self._send("step", actions=values))
+            native.actions[:] = values
+        native.step()
+        self._record_actions(native.actions.copy())
+        obs = self._native_obs()
+        ints = native.info
+        rewards = native.info_real[:, R_REWARD].copy()
+        terminated = ints[:, I_TERMINATED] == 1
+        truncated = ints[:, I_TRUNCATED] == 1
+        final_mask = ints[:, I_HAS_FINAL] == 1
+        # np.count_nonzero: a quarter of the cost of `any` on arrays this small.
+        any_final = np.count_nonzero(final_mask) > 0
+        ended = terminated | truncated
+        if self._columns:
+            infos = info_columns(native, level_names=self.level_names)
+            if np.count_nonzero(ended) and not any_final:
+                _add_success(infos, ended)
+            if any_final:
+                final_obs = native.final_obs
+                ended = np.full(n, None, dtype=object)
+                for i in np.flatnonzero(final_mask):
+                    ended[i] = self._native_row(final_obs[i])
+                infos["final_obs"], infos["_final_obs"] = ended, final_mask
+                infos["final_info"] = _add_success(info_columns(native, final=True, level_names=self.level_names),
+                                                   final_mask)
+                infos["_final_info"] = final_mask.copy()
+            return obs, rewards, terminated, truncated, infos
+        infos: dict[str, Any] = {}
+        for i in range(n):
+            if final_mask[i]:
+                final_info = info_row(native, i, final=True, level_names=self.level_names)
+                final_info["is_success"] = bool(final_info["won"])
+                infos = self._add_info(infos, {"final_obs": self._native_row(native.final_obs[i]),
+                                               "final_info": final_info}, i)
+            info = info_row(native, i, level_names=self.level_names)
+            if ended[i] and not any_final:
+                info["is_success"] = bool(info["won"])
+            infos = self._add_info(infos, info, i)
+        return obs, rewards, terminated, truncated, infos
+
+    def _native_obs(self) -> np.ndarray:
+        """The native buffers' observations as a new array (a caller keeps what it was given)."""
+        obs = self._native.obs
+        if self._obs_dtype == np.float32:
+            return obs.reshape((self.num_envs, *self._obs_shape)).copy()
+        return obs.astype(self._obs_dtype).reshape((self.num_envs, *self._obs_shape))
+
+    def _native_row(self, row: np.ndarray) -> np.ndarray:
+        """One row of a native buffer as a new observation of the single space."""
+        return row.astype(self._obs_dtype).reshape(self._obs_shape)
 
     def restore(self, token: Snapshot) -> np.ndarray:
         """Puts every environment back as it was at `snapshot` (games, generators, autoreset

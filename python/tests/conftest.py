@@ -40,6 +40,34 @@ def children() -> list[str]:
     return found
 
 
+#: The engines an environment can run on (peggle_gym.backends.BACKENDS).
+BACKENDS = ("native", "serve")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "backends(*names): run the test once on each backend named "
+                                       "($PEGGLE_BACKEND set for its whole run)")
+
+
+def pytest_generate_tests(metafunc):
+    """A test marked ``backends("native", "serve")`` (a module's ``pytestmark`` marks all of its
+    tests) runs once per backend, named in its id: every environment it makes, directly, through
+    gym.make or in a helper, runs on that backend, so one test asserts the same behaviour of
+    both. ``backends("serve")`` marks what only a server has (its process, pipe and timeout)."""
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker is not None:
+        metafunc.parametrize("backend", marker.args, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def backend(request, monkeypatch):
+    """The backend a test runs on (None: the default, for tests that make no environment)."""
+    chosen = getattr(request, "param", None)
+    if chosen is not None:
+        monkeypatch.setenv("PEGGLE_BACKEND", chosen)
+    return chosen
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_processes():
     """Every test ends with no server (or zombie) of ours left: each one closes what it made."""

@@ -12,6 +12,9 @@ import peggle_gym
 from peggle_gym import PeggleClient, PeggleEnv, PeggleError, PeggleVectorEnv
 from conftest import LEVEL, ROOT
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 PURPLE = str(ROOT / "Levels" / "purple-haze.json")
 
 

@@ -14,6 +14,9 @@ import peggle_gym.client as client
 from peggle_gym import PeggleClient, PeggleEnv, PeggleError, find_peggle
 from conftest import ROOT, LEVEL
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 
 def test_the_package_and_the_engine_are_one_version(peggle_bin):
     swift = (ROOT / "Sources" / "PeggleGame" / "Version.swift").read_text()

@@ -9,6 +9,9 @@ import peggle_gym
 from peggle_gym import PeggleError
 from conftest import LEVEL, ROOT, checked
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 
 def test_check_env_passes_on_the_unwrapped_env(make_env):
     checked(make_env(render_mode="ansi"), allowed=["not having a spec"])
@@ -27,13 +30,14 @@ def test_check_env_passes_with_discrete_actions_and_the_grid_encoder(make_env):
     checked(make_env(action="discrete", bins=7, encoder="grid"), allowed=["not having a spec"])
 
 
-def test_a_request_refused_while_composed_closes_its_server(monkeypatch, peggle_bin):
-    """The make request is composed from the server's spec (which arguments are procedural), so
-    the server starts first; an argument refused then closes it again, for both classes."""
-    from peggle_gym import client
+def test_a_request_refused_while_composed_closes_its_engine(monkeypatch, peggle_bin, backend):
+    """The make request is composed from the engine's spec (which arguments are procedural), so
+    the engine starts first; an argument refused then closes it again, for both classes."""
+    from peggle_gym import client, native
+    cls = native.NativeClient if backend == "native" else client.PeggleClient
     closed = []
-    close = client.PeggleClient.close
-    monkeypatch.setattr(client.PeggleClient, "close", lambda self: (closed.append(self), close(self))[1])
+    close = cls.close
+    monkeypatch.setattr(cls, "close", lambda self: (closed.append(self), close(self))[1])
     with pytest.raises(ValueError, match="give level files or procedural levels"):
         peggle_gym.PeggleEnv(level=LEVEL, num_levels=3)
     with pytest.raises(ValueError, match="give level files or procedural levels"):

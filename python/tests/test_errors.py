@@ -13,6 +13,9 @@ import pytest
 from peggle_gym import PeggleClient, PeggleEnv, PeggleError, PeggleServerDied, PeggleVectorEnv, find_peggle
 from conftest import LEVEL, process_gone
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 
 def test_a_missing_level_file_is_named(make_env, tmp_path):
     missing = tmp_path / "nowhere.json"
@@ -44,6 +47,7 @@ def test_bad_make_arguments_are_refused(make_env, make_vec):
         PeggleEnv(levels=[])
 
 
+@pytest.mark.backends("serve")  # a server process's own
 def test_a_failed_make_leaves_no_server(tmp_path, peggle_bin, monkeypatch):
     started = []
     real_init = PeggleClient.__init__
@@ -107,6 +111,7 @@ def test_step_before_reset(make_env, make_vec):
         make_env(render_mode="ansi").render()
 
 
+@pytest.mark.backends("serve")  # a server process's own
 def test_a_killed_server_gives_a_clear_exception(make_env):
     env = make_env()
     env.reset(seed=0)
@@ -121,17 +126,19 @@ def test_a_killed_server_gives_a_clear_exception(make_env):
     env.close()  # closing a dead server is fine
 
 
-def test_close_ends_the_server_and_a_second_close_is_fine(make_env):
+def test_close_ends_the_engine_and_a_second_close_is_fine(make_env, backend):
     env = make_env()
-    pid = env.client.pid
     env.reset(seed=0)
     env.close()
-    assert process_gone(pid) and env.client.closed
+    assert env.client.closed
+    if backend == "serve":
+        assert process_gone(env.client.pid)
     env.close()
     with pytest.raises(PeggleError, match="closed"):
         env.reset()
 
 
+@pytest.mark.backends("serve")  # a server process's own
 def test_garbage_collection_ends_the_server(peggle_bin):
     env = PeggleEnv(level=LEVEL)
     vec = PeggleVectorEnv(3, level=LEVEL)
@@ -143,10 +150,12 @@ def test_garbage_collection_ends_the_server(peggle_bin):
     assert all(process_gone(p) for p in pids)
 
 
-def test_a_vector_env_closes_through_gymnasium_close(make_vec):
+def test_a_vector_env_closes_through_gymnasium_close(make_vec, backend):
     vec = make_vec()
     vec.close()
-    assert vec.closed and process_gone(vec.client.pid)
+    assert vec.closed and vec.client.closed
+    if backend == "serve":
+        assert process_gone(vec.client.pid)
 
 
 def test_server_stderr_is_passed_to_sys_stderr(tmp_path, capsys):
@@ -209,6 +218,7 @@ def test_errors_carry_code_and_message_and_the_server_keeps_serving(peggle_bin):
     assert c.closed and process_gone(c.pid)
 
 
+@pytest.mark.backends("serve")  # a server process's own
 def test_no_server_outlives_the_interpreter(tmp_path, peggle_bin):
     # A child interpreter that makes an env and exits without closing it: the finalizer at exit
     # ends the server; the child prints the pid so we can check it is gone.

@@ -17,6 +17,9 @@ from peggle_gym import PeggleClient, PeggleEnv, PeggleError, PeggleServerDied, P
 from peggle_gym.client import RGB_WIDTHS
 from conftest import LEVEL, process_gone
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 #: Seconds a timeout may overrun on a busy machine (killing and reaping the server included).
 MARGIN = 5.0
 
@@ -157,7 +160,7 @@ def test_a_client_refuses_a_bad_timeout_before_starting_its_server(bad, monkeypa
         PeggleClient(timeout=bad)
     assert str(e.value) == f"timeout must be a positive number of seconds or None, got {bad!r}"
 
-
+@pytest.mark.backends("serve")  # a server process's timeout
 def test_the_timeout_reaches_the_client_and_not_the_server(make_env, make_vec):
     env = make_env(timeout=7)
     assert env.client.timeout == 7.0
@@ -201,6 +204,7 @@ def leave_no_stopped_server(pid: int) -> None:
         pass
 
 
+@pytest.mark.backends("serve")  # a server process's timeout
 @pytest.mark.parametrize("vector", [False, True])
 def test_a_stopped_server_times_out_and_the_client_is_closed(vector, make_env, make_vec):
     timeout = 1.0
@@ -229,7 +233,7 @@ def test_a_stopped_server_times_out_and_the_client_is_closed(vector, make_env, m
     finally:
         leave_no_stopped_server(pid)
 
-
+@pytest.mark.backends("serve")  # a server process's timeout
 def test_a_timeout_covers_make_itself(peggle_bin, monkeypatch):
     # A server stopped between its hello and the make request: the make times out, and the
     # constructor leaves no server behind.

@@ -13,6 +13,9 @@ import pytest
 import peggle_gym
 from conftest import LEVEL, PYTHON, ROOT
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 LEVELS = sorted((ROOT / "Levels").glob("*.json"))
 
 

@@ -8,6 +8,9 @@ from gymnasium import spaces
 
 from peggle_gym import PeggleError
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 
 def frame_hash(obs):
     return hashlib.sha256(np.ascontiguousarray(obs).tobytes()).hexdigest()[:16]

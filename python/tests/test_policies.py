@@ -14,6 +14,9 @@ from stable_baselines3 import DQN, PPO  # noqa: E402
 from peggle_gym import PeggleEnv  # noqa: E402
 from peggle_gym.sb3 import AimDQNPolicy, AimPolicy, make_vec_env  # noqa: E402
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 BINS = 15
 AIM = dict(encoder="aim", action="discrete", bins=BINS, num_levels=20, start_level=0, distribution_mode="easy",
            max_shots=20)

@@ -6,6 +6,9 @@ import pytest
 from peggle_gym import PeggleEnv, PeggleError
 from conftest import LEVEL, checked
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 
 def level_seeds(env, seed, episodes):
     """The level seeds of `episodes` resets, the first with `seed`."""

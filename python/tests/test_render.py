@@ -8,6 +8,9 @@ import peggle_gym
 from peggle_gym import PeggleError
 from conftest import LEVEL, checked
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 ORANGE = [0xFF, 0x7A, 0x1A]   # SVGPalette.peg(.orange)
 CANNON = [0xC9, 0xCE, 0xD6]   # SVGPalette.cannon
 BOARD = [0x0E, 0x16, 0x26]    # SVGPalette.board

@@ -19,6 +19,9 @@ from peggle_gym import V1_KWARGS, PeggleEnv  # noqa: E402
 from peggle_gym.sb3 import PeggleSB3VecEnv, make_vec_env  # noqa: E402
 from conftest import LEVEL  # noqa: E402
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 # Two balls and three shots: episodes end lost (terminated), truncated, or on a free ball later.
 SHORT = dict(V1_KWARGS, max_shots=3, mode={"type": "classic", "balls": 2})
 # Beat the score with a 30-point target: a shot that hits three pegs wins, else truncated.

@@ -9,6 +9,9 @@ from gymnasium.vector import AutoresetMode
 from peggle_gym import PeggleError
 from conftest import ROOT
 
+#: Every test here runs on both backends (conftest.py).
+pytestmark = pytest.mark.backends("native", "serve")
+
 PURPLE = str(ROOT / "Levels" / "purple-haze.json")
 
 # Short, varied episodes: two balls (lost after two shots unless a free ball is won), at most four

@@ -36,6 +36,8 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 TUNED = client.TUNED_CPU_FLAGS <= client.cpu_flags(pathlib.Path("/proc/cpuinfo").read_text())
 ENGINES = ["peggle", "peggle-avx2"] if TUNED else ["peggle"]
 CHOSEN = ENGINES[-1]
+#: Each engine's native library beside it (peggle_gym.native.library_beside).
+LIBRARIES = [f"libpeggle_env{e.removeprefix('peggle')}.so" for e in ENGINES]
 
 
 def clean_path() -> str:
@@ -93,9 +95,13 @@ def test_no_swift_toolchain_and_no_peggle_bin_are_in_reach(installed):
     assert found["version"] == peggle_gym.VERSION
 
 
-def test_the_engines_need_nothing_from_the_swift_toolchain(installed):
+def test_the_engines_and_their_libraries_need_nothing_from_the_swift_toolchain(installed):
     folder = installed.bin()
-    assert sorted(p.name for p in folder.iterdir()) == ENGINES
+    assert sorted(p.name for p in folder.iterdir()) == sorted(ENGINES + LIBRARIES)
+    for library in LIBRARIES:
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", folder / library).stdout)
+        assert needed and not [n for n in needed if re.search(r"swift|Foundation|dispatch|BlocksRuntime|icu", n)], needed
+        assert "not found" not in installed.run("ldd", folder / library).stdout
     for engine in ENGINES:
         engine = folder / engine
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", engine).stdout)
@@ -135,7 +141,7 @@ def test_the_wheel_is_a_platform_wheel_for_any_python_3():
         engines = {pathlib.PurePath(info.filename).name: info for info in wheel.infolist()
                    if info.filename.startswith("peggle_gym/bin/") and not info.is_dir()}
     assert "Root-Is-Purelib: false" in metadata
-    assert sorted(engines) == ENGINES
+    assert sorted(engines) == sorted(ENGINES + LIBRARIES)
     for name, engine in engines.items():
         assert engine.external_attr >> 16 & 0o111, f"the engine {name} is not executable in the wheel"
 
@@ -146,12 +152,16 @@ def test_the_peggle_command_passes_the_engine_s_errors_and_exit_status_on(instal
     assert done.returncode == 2 and "Unexpected argument 'nonsense'" in done.stderr, done
 
 
-def test_peggle_v1_passes_check_env_and_plays_an_episode(installed):
+def test_peggle_v1_passes_check_env_and_plays_an_episode_in_process(installed):
+    """The wheel's default: the engine inside the Python process (the native library beside the
+    engine this CPU takes), no server started."""
     result = installed.python("""
 import json, gymnasium
 from gymnasium.utils.env_checker import check_env
 import peggle_gym
 env = gymnasium.make("peggle_gym/Peggle-v1")
+assert env.unwrapped.backend == "native", env.unwrapped.backend
+assert env.unwrapped.client.path.endswith("bin/LIBRARY"), env.unwrapped.client.path
 check_env(env.unwrapped)
 obs, info = env.reset(seed=1)
 steps, total, done = 0, 0.0, False
@@ -161,7 +171,7 @@ while not done:
 assert env.observation_space.contains(obs)
 env.close()
 print(json.dumps({"steps": steps, "level": info["level_name"], "won": info.get("is_success")}))
-""")
+""".replace("LIBRARY", LIBRARIES[-1]))
     assert result["steps"] >= 1 and result["level"].endswith("(easy)") and result["won"] in (True, False), result
 
 

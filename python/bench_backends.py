@@ -1,0 +1,174 @@
+"""What a Python user gets of the engine, on each backend: shots per second through `gym.make` (one
+environment) and `gym.make_vec` (N), beside `peggle-bench vector` (the engine in process, no
+Python), interleaved in one sitting; prints one JSON object per workload and a summary table.
+
+    python3 python/bench_backends.py                            # the issue-47 table (a few minutes)
+    python3 python/bench_backends.py --levels fortress --envs 1 --encoders objects --rounds 3
+    python3 python/bench_backends.py --fixed-cost               # µs a step costs above the engine, at 1/16/64/256 envs
+
+The workload is `peggle-bench vector`'s on both sides: Peggle-v0 (no aim noise, the bucket at the
+centre) on one level file, uniform random actions in [-1, 1] (drawn before the clock starts),
+next-step autoreset for N environments; a single environment is reset when its episode ends, as
+a Gymnasium loop does. Both count shots (a step that resets instead of shooting takes none), so
+the share is Python's shots per second over the engine's. Each round runs the engine, then the
+native backend, then the serve backend; the table gives medians over the rounds. The actions
+differ between the two sides (numpy's generator against the engine's), so a short run differs by
+the luck of its shots as well as by the overhead: runs are long enough (--batches) that the
+rounds agree within a few percent.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import gymnasium as gym  # noqa: E402
+import numpy as np  # noqa: E402
+
+import peggle_gym  # noqa: E402,F401  (registers the ids)
+from peggle_gym.client import find_peggle  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ENV_ID = "peggle_gym/Peggle-v0"
+
+#: Batched steps a run takes, by environment count: each run lasts about half a second on the
+#: objects encoder (the aim encoder's take longer).
+BATCHES = {1: 10_000, 16: 600, 64: 200, 256: 60}
+
+
+def max_objects(level: pathlib.Path) -> int:
+    """`peggle-bench vector`'s object slots: 128, or every peg and block of the level."""
+    data = json.loads(level.read_text())
+    return max(128, len(data.get("pegs", [])) + len(data.get("blocks", [])))
+
+
+def engine_run(bench: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int) -> float:
+    """Shots per second of `peggle-bench vector` on the workload (one run)."""
+    out = subprocess.run([bench, "vector", "--level", str(level), "--encoder", encoder, "--envs", str(envs),
+                          "--threads", str(threads), "--batches", str(batches), "--repeat", "1", "--json"],
+                         check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    return float(json.loads(out.splitlines()[-1])["shots_per_s"])
+
+
+def python_run(backend: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int,
+               seed: int) -> tuple[float, float]:
+    """Shots per second through `gym.make` (one environment) or `gym.make_vec` on ``backend``,
+    and shots per batched step."""
+    options = dict(level=str(level), encoder=encoder, max_objects=max_objects(level), backend=backend)
+    rng = np.random.default_rng(seed)
+    if envs == 1:
+        env = gym.make(ENV_ID, **options)
+        actions = rng.uniform(-1, 1, (batches, 1)).astype(np.float32)
+        try:
+            env.reset(seed=seed)
+            start = time.perf_counter()
+            for a in actions:
+                _, _, terminated, truncated, _ = env.step(a)
+                if terminated or truncated:
+                    env.reset()
+            seconds = time.perf_counter() - start
+        finally:
+            env.close()
+        return batches / seconds, 1.0
+    env = gym.make_vec(ENV_ID, num_envs=envs, threads=threads, **options)
+    actions = rng.uniform(-1, 1, (batches, envs, 1)).astype(np.float32)
+    shot = []
+    try:
+        env.reset(seed=seed)
+        start = time.perf_counter()
+        for a in actions:
+            _, _, _, _, infos = env.step(a)
+            shot.append(infos.get("_angle"))
+        seconds = time.perf_counter() - start
+    finally:
+        env.close()
+    shots = sum(int(np.count_nonzero(m)) for m in shot if m is not None)
+    return shots / seconds, shots / batches
+
+
+def deepcopy_ms(backend: str, level: pathlib.Path, steps: int = 1000, copies: int = 20) -> float:
+    """Median milliseconds of `copy.deepcopy` of one environment after ``steps`` steps."""
+    env = gym.make(ENV_ID, level=str(level), backend=backend, max_objects=max_objects(level), max_shots=1_000_000)
+    try:
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        for a in rng.uniform(-1, 1, (steps, 1)).astype(np.float32):
+            _, _, terminated, truncated, _ = env.step(a)
+            if terminated or truncated:
+                env.reset()
+        times = []
+        for _ in range(copies):
+            start = time.perf_counter()
+            clone = copy.deepcopy(env)
+            times.append((time.perf_counter() - start) * 1000)
+            clone.close()
+        return statistics.median(times)
+    finally:
+        env.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--levels", nargs="+", default=["fortress", "spiral", "bench-grid"], help="level files in Levels/, by name")
+    p.add_argument("--encoders", nargs="+", default=["objects", "aim"])
+    p.add_argument("--envs", nargs="+", type=int, default=[1, 64])
+    p.add_argument("--backends", nargs="+", default=["native", "serve"], choices=["native", "serve"])
+    p.add_argument("--threads", type=int, default=2, help="threads of the vector workloads (N > 1)")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--batches", type=int, default=None, help="batched steps a run takes (default: by env count)")
+    p.add_argument("--fixed-cost", action="store_true",
+                   help="instead: µs a batched step costs above the engine at 1, 16, 64 and 256 envs (bench-grid, objects)")
+    p.add_argument("--deepcopy", action="store_true", help="also: copy.deepcopy of one env after 1,000 steps, ms")
+    p.add_argument("--bench", default=None, help="the peggle-bench binary (default: beside the peggle engine)")
+    args = p.parse_args()
+    bench = args.bench or str(pathlib.Path(find_peggle()).with_name("peggle-bench"))
+    if args.fixed_cost:
+        args.levels, args.encoders, args.envs = ["bench-grid"], ["objects"], [1, 16, 64, 256]
+    rows = []
+    for name in args.levels:
+        level = ROOT / "Levels" / f"{name}.json"
+        for encoder in args.encoders:
+            for envs in args.envs:
+                threads = 1 if envs == 1 else args.threads
+                batches = args.batches or BATCHES.get(envs, max(20, 12_800 // envs))
+                runs: dict[str, list[float]] = {"engine": [], **{b: [] for b in args.backends}}
+                per_batch: list[float] = []
+                for r in range(args.rounds):
+                    runs["engine"].append(engine_run(bench, level, encoder, envs, threads, batches))
+                    for b in args.backends:
+                        rate, shots = python_run(b, level, encoder, envs, threads, batches, seed=r)
+                        runs[b].append(rate)
+                        per_batch.append(shots)
+                med = {k: statistics.median(v) for k, v in runs.items()}
+                shots_per_batch = statistics.median(per_batch)
+                row = {"level": name, "encoder": encoder, "envs": envs, "threads": threads, "batches": batches,
+                       "rounds": args.rounds, "shots_per_s": {k: round(v, 1) for k, v in med.items()},
+                       "share": {b: round(med[b] / med["engine"], 3) for b in args.backends},
+                       # µs a batched step costs above the engine: a batch's shots at each rate
+                       "fixed_us_per_step": {b: round(shots_per_batch * (1 / med[b] - 1 / med["engine"]) * 1e6, 1)
+                                             for b in args.backends}}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    if args.deepcopy:
+        level = ROOT / "Levels" / f"{args.levels[0]}.json"
+        print(json.dumps({"deepcopy_ms_after_1000_steps": {b: round(deepcopy_ms(b, level), 3) for b in args.backends},
+                          "level": args.levels[0]}), flush=True)
+    print(f"\n| workload | engine shots/s | " + " | ".join(f"{b} shots/s | {b} share | {b} µs/step over"
+                                                         for b in args.backends) + " |", file=sys.stderr)
+    for row in rows:
+        cells = [f"{row['shots_per_s'][b]:,.0f} | {row['share'][b]:.2f} | {row['fixed_us_per_step'][b]:.1f}"
+                 for b in args.backends]
+        print(f"| {row['level']}, {row['encoder']}, {row['envs']} env(s), {row['threads']} thread(s) | "
+              f"{row['shots_per_s']['engine']:,.0f} | " + " | ".join(cells) + " |", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
