@@ -72,7 +72,7 @@ struct BenchRowTests {
         // The JSON keys, as the old rows named them; an optional field left empty is absent.
         func keys<Row: BenchRow>(_ row: Row) throws -> Set<String> { Set(try BenchOutput<Row>.object(row).keys) }
         #expect(try keys(environment) == ["mode", "engine", "envs", "threads", "cores", "batches", "shots", "seconds", "shots_per_s",
-                                           "obs_encoding", "in_process_shots_per_s", "serve_over_in_process"])
+                                           "encoder", "obs_encoding", "in_process_shots_per_s", "serve_over_in_process"])
         #expect(try keys(greedy) == ["mode", "level", "threads", "sigma", "decisions", "agent", "simulations", "seconds",
                                       "decisions_per_s", "ms_per_decision", "simulations_per_s", "cores"])
         #expect(try keys(render) == ["mode", "level", "width", "height", "renders", "ms_per_rgb_render", "ms_per_svg_render",
