@@ -92,15 +92,23 @@ let package = Package(
         // The native library's C declarations (peggle_env.h: statuses, info columns, the buffers
         // struct, the functions), the one statement of its ABI; the C file only checks its sizes.
         .target(name: "CPeggleEnv"),
-        // The environment in another process: the standard session (levels read from files, the
-        // renderers and the tier screen `peggle serve` injects) and the C ABI of peggle_env.h over
-        // it, with the caller's buffers on the hot path. Linked into `peggle` for the session, and
-        // alone into libpeggle_env.so.
+        // What every host of the environment runs: the serve session with the level reader, the
+        // renderers and the tier screen (`peggle serve` and the native library alike).
+        .target(name: "PeggleHost",
+                dependencies: ["PeggleLevel", "PeggleLevelFiles", "PeggleEnv", "PeggleServe", "PeggleDifficulty", "PeggleDrawing",
+                               "PeggleEstimate"]),
+        // The environment in another process: the C functions of peggle_env.h over the host's
+        // session, the caller's buffers on the hot path; alone in libpeggle_env.so. The wheel's
+        // build links the Swift runtime in and exports only the peggle_ functions (exports.map).
         .target(name: "PeggleNative",
-                dependencies: ["CPeggleEnv", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleEnv", "PeggleServe",
-                               "PeggleDifficulty", "PeggleDrawing", "PeggleEstimate"],
+                dependencies: ["CPeggleEnv", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleHost"],
+                exclude: ["exports.map"],
                 swiftSettings: tuned,
-                linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
+                linkerSettings: staticStdlib
+                    ? [.unsafeFlags(["-static-stdlib"] + staticFoundation
+                        + ["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/PeggleNative/exports.map"],
+                                    .when(platforms: [.linux]))]
+                    : []),
         // Drawing: boards and shots as SVG and as pixels, the charts of a skill curve.
         .target(name: "PeggleDrawing", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleDifficulty"]),
         // Reports: difficulty.csv and episodes.csv, the HTML report, the level gallery page.
@@ -143,7 +151,7 @@ let package = Package(
             dependencies: [
                 "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleLevelFiles", "PeggleGame",
                 "PeggleServe", "PeggleDifficulty", "PeggleDrawing", "PeggleReports", "PeggleEstimate", "PeggleAgents", "PeggleStore",
-                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine", "PeggleNative",
+                "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine", "PeggleHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),

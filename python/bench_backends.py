@@ -6,15 +6,14 @@ Python), interleaved in one sitting; prints one JSON object per workload and a s
     python3 python/bench_backends.py --levels fortress --envs 1 --encoders objects --rounds 3
     python3 python/bench_backends.py --fixed-cost               # µs a step costs above the engine, at 1/16/64/256 envs
 
-The workload is `peggle-bench vector`'s on both sides: Peggle-v0 (no aim noise, the bucket at the
-centre) on one level file, uniform random actions in [-1, 1] (drawn before the clock starts),
-next-step autoreset for N environments; a single environment is reset when its episode ends, as
-a Gymnasium loop does. Both count shots (a step that resets instead of shooting takes none), so
-the share is Python's shots per second over the engine's. Each round runs the engine, then the
-native backend, then the serve backend; the table gives medians over the rounds. The actions
-differ between the two sides (numpy's generator against the engine's), so a short run differs by
-the luck of its shots as well as by the overhead: runs are long enough (--batches) that the
-rounds agree within a few percent.
+The workload is `peggle-bench vector`'s on both sides, shot for shot: Peggle-v0 (no aim noise, the
+bucket at the centre) on one level file, reset with seed 0, and the engine's own random actions
+(its `SeededGenerator` from seed 1, rebuilt here, drawn before the clock starts), next-step
+autoreset for N environments; a single environment is reset when its episode ends, as a
+Gymnasium loop does, and skips the action the engine's autoreset step ignores. Both sides take
+the same shots (checked), so the share is Python's shots per second over the engine's, and the
+rounds differ only by the machine. Each round runs the engine, then the native backend, then the
+serve backend; the table gives medians over the rounds.
 """
 from __future__ import annotations
 
@@ -44,45 +43,89 @@ ENV_ID = "peggle_gym/Peggle-v0"
 BATCHES = {1: 10_000, 16: 600, 64: 200, 256: 60}
 
 
+class SeededGenerator:
+    """PeggleUtilities' `SeededGenerator` (xoshiro256** seeded by SplitMix64), so the actions
+    here are the engine's own."""
+    M = (1 << 64) - 1
+
+    def __init__(self, seed: int):
+        sm, state = seed, []
+        for _ in range(4):
+            sm = (sm + 0x9E3779B97F4A7C15) & self.M
+            z = sm
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.M
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.M
+            state.append(z ^ (z >> 31))
+        self.s = state
+
+    def next(self) -> int:
+        s0, s1, s2, s3 = self.s
+        x = (s1 * 5) & self.M
+        result = ((((x << 7) | (x >> 57)) & self.M) * 9) & self.M
+        t = (s1 << 17) & self.M
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = ((s3 << 45) | (s3 >> 19)) & self.M
+        self.s = [s0, s1, s2, s3]
+        return result
+
+    def unit(self) -> float:
+        return (self.next() >> 11) * 2.0 ** -53
+
+
+def engine_actions(batches: int, envs: int) -> np.ndarray:
+    """`EnvironmentWorkload.actions()`: batches rows of envs actions, from seed 1."""
+    g = SeededGenerator(1)
+    return np.array([[g.unit() * 2 - 1 for _ in range(envs)] for _ in range(batches)], np.float64)
+
+
 def max_objects(level: pathlib.Path) -> int:
     """`peggle-bench vector`'s object slots: 128, or every peg and block of the level."""
     data = json.loads(level.read_text())
     return max(128, len(data.get("pegs", [])) + len(data.get("blocks", [])))
 
 
-def engine_run(bench: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int) -> float:
-    """Shots per second of `peggle-bench vector` on the workload (one run)."""
+def engine_run(bench: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int) -> tuple[float, int]:
+    """Shots per second of `peggle-bench vector` on the workload (one run), and its shots."""
     out = subprocess.run([bench, "vector", "--level", str(level), "--encoder", encoder, "--envs", str(envs),
                           "--threads", str(threads), "--batches", str(batches), "--repeat", "1", "--json"],
                          check=True, capture_output=True, text=True, cwd=ROOT).stdout
-    return float(json.loads(out.splitlines()[-1])["shots_per_s"])
+    row = json.loads(out.splitlines()[-1])
+    return float(row["shots_per_s"]), int(row["shots"])
 
 
-def python_run(backend: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int,
-               seed: int) -> tuple[float, float]:
+def python_run(backend: str, level: pathlib.Path, encoder: str, envs: int, threads: int, batches: int) -> tuple[float, int]:
     """Shots per second through `gym.make` (one environment) or `gym.make_vec` on ``backend``,
-    and shots per batched step."""
+    and the shots taken."""
     options = dict(level=str(level), encoder=encoder, max_objects=max_objects(level), backend=backend)
-    rng = np.random.default_rng(seed)
+    actions = engine_actions(batches, envs)
     if envs == 1:
         env = gym.make(ENV_ID, **options)
-        actions = rng.uniform(-1, 1, (batches, 1)).astype(np.float32)
+        shots, skip = 0, False
         try:
-            env.reset(seed=seed)
+            env.reset(seed=0)
             start = time.perf_counter()
             for a in actions:
+                if skip:  # the engine's autoreset step: its action is ignored
+                    skip = False
+                    continue
                 _, _, terminated, truncated, _ = env.step(a)
+                shots += 1
                 if terminated or truncated:
                     env.reset()
+                    skip = True
             seconds = time.perf_counter() - start
         finally:
             env.close()
-        return batches / seconds, 1.0
+        return shots / seconds, shots
     env = gym.make_vec(ENV_ID, num_envs=envs, threads=threads, **options)
-    actions = rng.uniform(-1, 1, (batches, envs, 1)).astype(np.float32)
+    actions = actions.reshape(batches, envs, 1)
     shot = []
     try:
-        env.reset(seed=seed)
+        env.reset(seed=0)
         start = time.perf_counter()
         for a in actions:
             _, _, _, _, infos = env.step(a)
@@ -91,7 +134,7 @@ def python_run(backend: str, level: pathlib.Path, encoder: str, envs: int, threa
     finally:
         env.close()
     shots = sum(int(np.count_nonzero(m)) for m in shot if m is not None)
-    return shots / seconds, shots / batches
+    return shots / seconds, shots
 
 
 def deepcopy_ms(backend: str, level: pathlib.Path, steps: int = 1000, copies: int = 20) -> float:
@@ -140,15 +183,17 @@ def main() -> None:
                 threads = 1 if envs == 1 else args.threads
                 batches = args.batches or BATCHES.get(envs, max(20, 12_800 // envs))
                 runs: dict[str, list[float]] = {"engine": [], **{b: [] for b in args.backends}}
-                per_batch: list[float] = []
-                for r in range(args.rounds):
-                    runs["engine"].append(engine_run(bench, level, encoder, envs, threads, batches))
+                for _ in range(args.rounds):
+                    rate, shots = engine_run(bench, level, encoder, envs, threads, batches)
+                    runs["engine"].append(rate)
                     for b in args.backends:
-                        rate, shots = python_run(b, level, encoder, envs, threads, batches, seed=r)
+                        rate, taken = python_run(b, level, encoder, envs, threads, batches)
+                        if taken != shots:
+                            sys.exit(f"{name}, {encoder}, {envs} envs: {b} took {taken} shots, the engine {shots}: "
+                                     "not the same workload")
                         runs[b].append(rate)
-                        per_batch.append(shots)
                 med = {k: statistics.median(v) for k, v in runs.items()}
-                shots_per_batch = statistics.median(per_batch)
+                shots_per_batch = shots / batches
                 row = {"level": name, "encoder": encoder, "envs": envs, "threads": threads, "batches": batches,
                        "rounds": args.rounds, "shots_per_s": {k: round(v, 1) for k, v in med.items()},
                        "share": {b: round(med[b] / med["engine"], 3) for b in args.backends},

@@ -1,6 +1,7 @@
 import CPeggleEnv
 import PeggleEnv
 import PeggleGame
+import PeggleHost
 import PeggleServe
 import Synchronization
 #if canImport(Glibc)

@@ -125,8 +125,7 @@ struct NativeState {
         Self.copy(v.observations, to: b.obs)
         v.slots.withUnsafeBufferPointer { slots in
             for i in slots.indices {
-                let present: Int64 = masked && !mask[i] ? 0 : 2
-                write(slots[i], present: present, to: b, row: i)
+                write(slots[i].info, of: slots[i], present: masked && !mask[i] ? 0 : 2, into: b.info, b.info_real, row: i)
             }
         }
     }
@@ -144,28 +143,25 @@ struct NativeState {
         var anyFinal = false
         v.slots.withUnsafeBufferPointer { slots in
             for i in slots.indices {
-                write(slots[i], present: slots[i].info.shot == nil ? 2 : 1, to: b, row: i)
+                write(slots[i].info, of: slots[i], present: slots[i].info.shot == nil ? 2 : 1, into: b.info, b.info_real, row: i)
                 if slots[i].hasFinal { anyFinal = true }
             }
             guard anyFinal else { return }
             for i in slots.indices {
-                let ints = b.final_info + i * Int(PEGGLE_INFO_INTS.rawValue)
-                let reals = b.final_info_real + i * Int(PEGGLE_INFO_REALS.rawValue)
-                Self.write(slots[i].finalInfo, present: slots[i].hasFinal ? 1 : 0, ints: ints, reals: reals)
-                ints[Int(PEGGLE_I_TERMINATED.rawValue)] = slots[i].hasFinal && slots[i].terminated ? 1 : 0
-                ints[Int(PEGGLE_I_TRUNCATED.rawValue)] = slots[i].hasFinal && slots[i].truncated ? 1 : 0
-                ints[Int(PEGGLE_I_HAS_FINAL.rawValue)] = slots[i].hasFinal ? 1 : 0
-                reals[Int(PEGGLE_R_REWARD.rawValue)] = slots[i].hasFinal ? wire(slots[i].reward) : 0
+                write(slots[i].finalInfo, of: slots[i], present: slots[i].hasFinal ? 1 : 0, into: b.final_info, b.final_info_real,
+                      row: i)
             }
         }
         if anyFinal { Self.copy(v.finalObservations, to: b.final_obs) }
     }
 
-    /// Row `row` of the info buffers: the slot's info, flags and reward (all zeros without an info).
-    mutating func write(_ slot: EnvSlot, present: Int64, to b: peggle_buffers, row: Int) {
-        let ints = b.info + row * Int(PEGGLE_INFO_INTS.rawValue)
-        let reals = b.info_real + row * Int(PEGGLE_INFO_REALS.rawValue)
-        Self.write(slot.info, present: present, ints: ints, reals: reals)
+    /// Row `row` of a pair of info buffers: one of the slot's infos (the latest, or the ended
+    /// episode's), its flags and reward; all zeros without an info.
+    mutating func write(_ info: EnvInfo, of slot: EnvSlot, present: Int64, into infos: UnsafeMutablePointer<Int64>,
+                        _ realRows: UnsafeMutablePointer<Double>, row: Int) {
+        let ints = infos + row * Int(PEGGLE_INFO_INTS.rawValue)
+        let reals = realRows + row * Int(PEGGLE_INFO_REALS.rawValue)
+        Self.write(info, present: present, ints: ints, reals: reals)
         guard present != 0 else { return }
         ints[Int(PEGGLE_I_TERMINATED.rawValue)] = slot.terminated ? 1 : 0
         ints[Int(PEGGLE_I_TRUNCATED.rawValue)] = slot.truncated ? 1 : 0

@@ -13,7 +13,10 @@ from .backends import start
 from .client import (PeggleError, SeededCycleWarning, action_values, checked_render_width, checked_timeout,
                      checked_width, decode_info, decode_obs, decode_rgb, level_option, make_request, server_seed,
                      space_from)
-from .native import I_STATUS, I_TERMINATED, I_TRUNCATED, ROW, V_REWARD, info_from, info_row
+from .native import (I_BALLS_LEFT, I_CAUGHT, I_FREE_BALLS, I_HITS_BLUE, I_HITS_CONFUSEMENT, I_HITS_GREEN, I_HITS_ORANGE,
+                     I_HITS_PURPLE, I_HITS_ZOMBIE, I_LEVEL, I_LEVEL_SEED, I_ORANGE_LEFT, I_PEGS_HIT, I_POINTS, I_PRESENT,
+                     I_SCORE, I_SHOTS, I_STATUS, I_TERMINATED, I_TRAJECTORY, I_TRUNCATED, ROW, STATUSES, V_ANGLE,
+                     V_FIRED_ANGLE, V_REWARD, info_from, info_row)
 from .state import Replayable, Snapshot
 
 RESET_OPTIONS = ("level",)
@@ -120,15 +123,10 @@ class PeggleEnv(Replayable, gym.Env):
             seed = int(self.np_random.integers(0, 2**62))  # the server reads seeds below ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        native = self._native
-        index = _level_index(fields, self.level_names, self.procedural) if native is not None else None
-        if index is not False and native is not None:
-            native.reset(fields.get("seed"), index, None)
-            self._record("reset", fields)
-            self._seeded = self._seeded or seed is not None
-            return self._native_obs(), info_row(native, 0, level_names=self.level_names)
-        reply = self._send("reset", **fields)
+        reply = self._reset_engine(fields, None)
         self._seeded = self._seeded or seed is not None
+        if reply is None:
+            return self._native_obs(), info_row(self._native, 0, level_names=self.level_names)
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         return obs, decode_info(reply["infos"][0])
 
@@ -138,7 +136,9 @@ class PeggleEnv(Replayable, gym.Env):
             # The hot path: the actions the serve backend would send (`action_values`), without
             # building them for the common shapes, a float or an array of one number.
             if type(action) is np.ndarray and action.size == 1 and action.dtype.kind in "fiu":
-                value = float(action.item())
+                value = action.item()
+                if type(value) is not float:
+                    value = float(value)
             elif type(action) is float:
                 value = action
             else:
@@ -157,7 +157,20 @@ class PeggleEnv(Replayable, gym.Env):
                 replay.append(value)  # the step as `state.Replayable` replays it
             v = ROW.unpack_from(native.row)
             terminated, truncated = v[I_TERMINATED] == 1, v[I_TRUNCATED] == 1
-            info = info_from(v, native, self.level_names)
+            if v[I_PRESENT] == 1 and v[I_LEVEL_SEED] < 0 and not v[I_TRAJECTORY]:
+                # `info_from`'s commonest info (a shot on a level file), built here: a step of
+                # one environment is short enough that the call shows.
+                status, level, names = v[I_STATUS], v[I_LEVEL], self.level_names
+                info = {"level": level, "level_name": names[level] if 0 <= level < len(names) else "",
+                        "score": v[I_SCORE], "balls_left": v[I_BALLS_LEFT], "orange_left": v[I_ORANGE_LEFT],
+                        "shots": v[I_SHOTS], "status": STATUSES[status], "won": status == 1, "angle": v[V_ANGLE],
+                        "fired_angle": v[V_FIRED_ANGLE], "pegs_hit": v[I_PEGS_HIT],
+                        "hits": {"blue": v[I_HITS_BLUE], "orange": v[I_HITS_ORANGE], "green": v[I_HITS_GREEN],
+                                 "purple": v[I_HITS_PURPLE], "zombie": v[I_HITS_ZOMBIE],
+                                 "confusement": v[I_HITS_CONFUSEMENT]},
+                        "points": v[I_POINTS], "free_balls": v[I_FREE_BALLS], "caught": v[I_CAUGHT]}
+            else:
+                info = info_from(v, native, self.level_names)
             if terminated or truncated:
                 info["is_success"] = v[I_STATUS] == 1
             row = self._obs_row
@@ -236,16 +249,3 @@ class PeggleEnv(Replayable, gym.Env):
             client.close()
         super().close()
 
-
-def _level_index(fields: dict, level_names: list[str], procedural: dict | None) -> int | None | bool:
-    """The level index a reset's fields ask for, as the native hot path takes it: None for no
-    level, an index, or False when only the request path gives the engine's answer (a name it
-    must look up or refuse, a negative index it must refuse)."""
-    level = fields.get("options", {}).get("level")
-    if level is None:
-        return None
-    if isinstance(level, str):
-        if procedural is not None or level not in level_names:
-            return False
-        return level_names.index(level)
-    return level if level >= 0 else False

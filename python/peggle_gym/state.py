@@ -62,6 +62,19 @@ class Replayable:
         self._replay: list | None = []
         self._replay_actions = 0
 
+    def _reset_engine(self, fields: dict, mask) -> dict | None:
+        """Resets as the ``reset`` request ``fields`` asks (``mask``: its reset_mask as a bool
+        array, or None): on the native hot path where it takes the request (None: the results
+        are in the buffers), else through the request path (its reply)."""
+        native = self._native
+        if native is not None:
+            index = _level_index(fields, self.level_names, self.procedural)
+            if index is not False:
+                native.reset(fields.get("seed"), index, mask)
+                self._record("reset", fields)
+                return None
+        return self._send("reset", **fields)
+
     def _send(self, cmd: str, **fields: Any) -> dict:
         """A request that changes the environments; recorded for replay once it succeeded (a
         refused request changes nothing)."""
@@ -168,6 +181,20 @@ class Replayable:
         memo[id(self)] = clone
         clone.__setstate__(copy.deepcopy(state, memo))
         return clone
+
+
+def _level_index(fields: dict, level_names: list[str], procedural: dict | None) -> int | None | bool:
+    """The level index a reset's fields ask for, as the native hot path takes it: None for no
+    level, an index, or False when only the request path gives the engine's answer (a name it
+    must look up or refuse, a negative index it must refuse)."""
+    level = fields.get("options", {}).get("level")
+    if level is None:
+        return None
+    if isinstance(level, str):
+        if procedural is not None or level not in level_names:
+            return False
+        return level_names.index(level)
+    return level if level >= 0 else False
 
 
 def _engine(token: int) -> str:

@@ -15,7 +15,6 @@ from .backends import start
 from .client import (SeededCycleWarning, action_values, checked_num_envs, checked_render_width, checked_timeout,
                      checked_width, cores, decode_info, decode_info_columns, decode_obs, decode_rgb, level_option,
                      make_request, server_seed, space_from)
-from .env import _level_index
 from .native import I_HAS_FINAL, I_TERMINATED, I_TRUNCATED, R_REWARD, info_columns, info_row
 from .state import Replayable, Snapshot
 
@@ -149,12 +148,10 @@ class PeggleVectorEnv(Replayable, VectorEnv):
             seed = int(self.np_random.integers(0, 2**62))  # room for seed + i; the server reads < ~9.2e18
         if seed is not None:
             fields["seed"] = server_seed(seed)
-        native = self._native
-        index = _level_index(fields, self.level_names, self.procedural) if native is not None else None
-        if index is not False and native is not None:
-            native.reset(fields.get("seed"), index, mask)
-            self._record("reset", fields)
-            self._seeded = self._seeded or seed is not None
+        reply = self._reset_engine(fields, mask)
+        self._seeded = self._seeded or seed is not None
+        if reply is None:
+            native = self._native
             if self._columns:
                 return self._native_obs(), info_columns(native, level_names=self.level_names)
             infos = {}
@@ -163,8 +160,6 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                 if info is not None:
                     infos = self._add_info(infos, info, i)
             return self._native_obs(), infos
-        reply = self._send("reset", **fields)
-        self._seeded = self._seeded or seed is not None
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
         if self._columns:
             return obs, decode_info_columns(reply["infos"], self.num_envs)

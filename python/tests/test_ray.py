@@ -159,3 +159,32 @@ def test_the_command_rates_and_reports(local_ray, reference, tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"rated 3 levels in 2 shards: {len(reference) - 1} games added, 0 already there" in out
     assert games(db, tmp_path) == reference
+
+
+@ray.remote
+def _scores_in_a_worker(python_dir: str, level: str) -> tuple:
+    """In a Ray worker process: a native vector env, stepped once from seed 3."""
+    import sys
+    sys.path.insert(0, python_dir)
+    import numpy as np
+    from peggle_gym import PeggleVectorEnv
+    env = PeggleVectorEnv(num_envs=4, level=level, threads=2, backend="native")
+    try:
+        env.reset(seed=3)
+        return env.backend, env.step(np.full((4, 1), 0.35, np.float32))[4]["score"].tolist()
+    finally:
+        env.close()
+
+
+def test_a_native_env_plays_in_a_ray_worker_as_in_the_driver(local_ray):
+    """The engine inside a Ray worker's process, while the driver holds one of its own."""
+    import numpy as np
+    from conftest import PYTHON
+    from peggle_gym import PeggleVectorEnv
+    here = PeggleVectorEnv(num_envs=4, level=LEVELS[0], threads=2, backend="native")
+    try:
+        here.reset(seed=3)
+        expected = here.step(np.full((4, 1), 0.35, np.float32))[4]["score"].tolist()
+        assert ray.get(_scores_in_a_worker.remote(str(PYTHON), LEVELS[0]), timeout=120) == ("native", expected)
+    finally:
+        here.close()

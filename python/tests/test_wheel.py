@@ -102,6 +102,11 @@ def test_the_engines_and_their_libraries_need_nothing_from_the_swift_toolchain(i
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", folder / library).stdout)
         assert needed and not [n for n in needed if re.search(r"swift|Foundation|dispatch|BlocksRuntime|icu", n)], needed
         assert "not found" not in installed.run("ldd", folder / library).stdout
+        # Its Swift runtime stays private (Sources/PeggleNative/exports.map): only the header's
+        # functions are global (a few metadata symbols stay in the table bound locally).
+        exported = {words[-1] for words in map(str.split, installed.run("nm", "-D", "--defined-only", folder / library)
+                                               .stdout.splitlines()) if words[-2].isupper()}
+        assert len(exported) == 14 and all(name.startswith("peggle_") for name in exported), sorted(exported)[:20]
     for engine in ENGINES:
         engine = folder / engine
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", installed.run("readelf", "-d", engine).stdout)

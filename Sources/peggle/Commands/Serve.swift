@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PeggleCommandLine
-import PeggleNative
+import PeggleHost
 import PeggleServe
 
 #if canImport(Glibc)

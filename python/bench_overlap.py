@@ -1,0 +1,103 @@
+"""Would EnvPool's asynchronous form pay here? A policy in the loop, with and without overlap.
+
+    python3 python/bench_overlap.py                  # Fortress, 64 envs, a 64x64 MLP, 5 rounds
+
+Issue 47 item 5 asks for `send(actions, env_ids)` / `recv()` only if it is measured faster with a
+policy in the loop. This measures what it could give before building it, on the native backend:
+
+- **sync**: one `PeggleVectorEnv` of N environments on T threads; each step the policy (a torch
+  MLP over the observations, on T torch threads) picks the actions, then the engine steps.
+- **overlap**: the same N environments as two vectors of N/2; while one steps in a Python thread
+  (the engine releases the GIL), the policy runs on the other's observations: what `recv()`
+  returning the first half to finish would allow, at best (the halves simply alternate).
+
+Both take the same number of shots (N per step, next-step autoreset aside); the figure is shots
+per second, median over interleaved rounds.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import threading
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+
+from peggle_gym import PeggleVectorEnv  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def policy_for(size: int, threads: int):
+    import torch
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(size, 64), torch.nn.Tanh(), torch.nn.Linear(64, 64), torch.nn.Tanh(),
+                              torch.nn.Linear(64, 1), torch.nn.Tanh())
+
+    def act(obs: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return net(torch.from_numpy(obs)).numpy()
+    return act
+
+
+def sync(level: str, envs: int, threads: int, steps: int, act) -> float:
+    env = PeggleVectorEnv(num_envs=envs, level=level, threads=threads, max_objects=128)
+    try:
+        obs, _ = env.reset(seed=0)
+        start = time.perf_counter()
+        for _ in range(steps):
+            obs = env.step(act(obs))[0]
+        return envs * steps / (time.perf_counter() - start)
+    finally:
+        env.close()
+
+
+def overlap(level: str, envs: int, threads: int, steps: int, act) -> float:
+    halves = [PeggleVectorEnv(num_envs=envs // 2, level=level, threads=threads, max_objects=128) for _ in range(2)]
+    try:
+        obs = [h.reset(seed=k * (envs // 2))[0] for k, h in enumerate(halves)]  # the same games as sync's
+        result: list = [None]
+
+        def step(k: int, actions: np.ndarray) -> None:
+            result[0] = halves[k].step(actions)[0]
+        start = time.perf_counter()
+        actions = act(obs[0])
+        for _ in range(steps):
+            for k in (0, 1):
+                t = threading.Thread(target=step, args=(k, actions))
+                t.start()
+                actions = act(obs[1 - k])  # the other half's policy while this half steps
+                t.join()
+                obs[k] = result[0]
+        return envs * steps / (time.perf_counter() - start)
+    finally:
+        for h in halves:
+            h.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--level", default="fortress")
+    p.add_argument("--envs", type=int, default=64)
+    p.add_argument("--threads", type=int, default=2, help="engine threads, and torch's")
+    p.add_argument("--steps", type=int, default=150)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    level = str(ROOT / "Levels" / f"{args.level}.json")
+    act = policy_for(2193, args.threads)
+    runs: dict[str, list[float]] = {"sync": [], "overlap": []}
+    for _ in range(args.rounds):
+        runs["sync"].append(sync(level, args.envs, args.threads, args.steps, act))
+        runs["overlap"].append(overlap(level, args.envs, args.threads, args.steps, act))
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    print({"level": args.level, "envs": args.envs, "threads": args.threads, "rounds": args.rounds,
+           "shots_per_s": {k: round(v) for k, v in med.items()}, "overlap_over_sync": round(med["overlap"] / med["sync"], 3)})
+
+
+if __name__ == "__main__":
+    main()
