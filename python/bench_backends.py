@@ -12,8 +12,9 @@ bucket at the centre) on one level file, reset with seed 0, and the engine's own
 autoreset for N environments; a single environment is reset when its episode ends, as a
 Gymnasium loop does, and skips the action the engine's autoreset step ignores. Both sides take
 the same shots (checked), so the share is Python's shots per second over the engine's, and the
-rounds differ only by the machine. Each round runs the engine, then the native backend, then the
-serve backend; the table gives medians over the rounds.
+rounds differ only by the machine. Each round runs the engine and each backend once, in turns
+(engine first in even rounds, last in odd ones, so a drift of the machine's speed within a round
+cancels); a share is the median of the rounds' own ratios, a rate the median over the rounds.
 """
 from __future__ import annotations
 
@@ -137,6 +138,36 @@ def python_run(backend: str, level: pathlib.Path, encoder: str, envs: int, threa
     return shots / seconds, shots
 
 
+def python_us_per_step(level: pathlib.Path, envs: int, threads: int, batches: int) -> float:
+    """The native backend's own cost a batched step, µs: the loop's time less the time inside
+    the library's `peggle_step` (the engine, and the library copying into the buffers), timed
+    around each call; what does not shrink as cores are added."""
+    from peggle_gym import native
+    inside = [0.0]
+    call = native.NativeClient.step
+
+    def timed(self) -> None:
+        start = time.perf_counter()
+        try:
+            call(self)
+        finally:
+            inside[0] += time.perf_counter() - start
+    env = gym.make_vec(ENV_ID, num_envs=envs, threads=threads, level=str(level), max_objects=max_objects(level),
+                       backend="native")
+    native.NativeClient.step = timed
+    try:
+        env.reset(seed=0)
+        actions = engine_actions(batches, envs).reshape(batches, envs, 1)
+        start = time.perf_counter()
+        for a in actions:
+            env.step(a)
+        total = time.perf_counter() - start
+    finally:
+        native.NativeClient.step = call
+        env.close()
+    return (total - inside[0]) / batches * 1e6
+
+
 def deepcopy_ms(backend: str, level: pathlib.Path, steps: int = 1000, copies: int = 20) -> float:
     """Median milliseconds of `copy.deepcopy` of one environment after ``steps`` steps."""
     env = gym.make(ENV_ID, level=str(level), backend=backend, max_objects=max_objects(level), max_shots=1_000_000)
@@ -168,7 +199,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--batches", type=int, default=None, help="batched steps a run takes (default: by env count)")
     p.add_argument("--fixed-cost", action="store_true",
-                   help="instead: µs a batched step costs above the engine at 1, 16, 64 and 256 envs (bench-grid, objects)")
+                   help="instead: µs a batched step costs above the engine at 1, 16, 64 and 256 envs (bench-grid, "
+                        "objects), and the native backend's Python time a step outside the library")
     p.add_argument("--deepcopy", action="store_true", help="also: copy.deepcopy of one env after 1,000 steps, ms")
     p.add_argument("--bench", default=None, help="the peggle-bench binary (default: beside the peggle engine)")
     args = p.parse_args()
@@ -183,23 +215,31 @@ def main() -> None:
                 threads = 1 if envs == 1 else args.threads
                 batches = args.batches or BATCHES.get(envs, max(20, 12_800 // envs))
                 runs: dict[str, list[float]] = {"engine": [], **{b: [] for b in args.backends}}
-                for _ in range(args.rounds):
-                    rate, shots = engine_run(bench, level, encoder, envs, threads, batches)
-                    runs["engine"].append(rate)
-                    for b in args.backends:
-                        rate, taken = python_run(b, level, encoder, envs, threads, batches)
-                        if taken != shots:
-                            sys.exit(f"{name}, {encoder}, {envs} envs: {b} took {taken} shots, the engine {shots}: "
+                shots = None
+                for r in range(args.rounds):
+                    order = ["engine", *args.backends]
+                    for who in (order if r % 2 == 0 else order[::-1]):
+                        if who == "engine":
+                            rate, taken = engine_run(bench, level, encoder, envs, threads, batches)
+                        else:
+                            rate, taken = python_run(who, level, encoder, envs, threads, batches)
+                        if shots is not None and taken != shots:
+                            sys.exit(f"{name}, {encoder}, {envs} envs: {who} took {taken} shots, another run {shots}: "
                                      "not the same workload")
-                        runs[b].append(rate)
+                        shots = taken
+                        runs[who].append(rate)
                 med = {k: statistics.median(v) for k, v in runs.items()}
-                shots_per_batch = shots / batches
+                share = {b: statistics.median(x / e for x, e in zip(runs[b], runs["engine"])) for b in args.backends}
+                # µs a batched step costs above the engine: a batch's shots, at the engine's median
+                # rate and at that rate over the median share
+                per_batch = shots / batches / med["engine"] * 1e6
                 row = {"level": name, "encoder": encoder, "envs": envs, "threads": threads, "batches": batches,
                        "rounds": args.rounds, "shots_per_s": {k: round(v, 1) for k, v in med.items()},
-                       "share": {b: round(med[b] / med["engine"], 3) for b in args.backends},
-                       # µs a batched step costs above the engine: a batch's shots at each rate
-                       "fixed_us_per_step": {b: round(shots_per_batch * (1 / med[b] - 1 / med["engine"]) * 1e6, 1)
-                                             for b in args.backends}}
+                       "share": {b: round(share[b], 3) for b in args.backends},
+                       "fixed_us_per_step": {b: round(per_batch * (1 / share[b] - 1), 1) for b in args.backends}}
+                if args.fixed_cost and envs > 1 and "native" in args.backends:
+                    row["native_python_us_per_step"] = round(statistics.median(
+                        python_us_per_step(level, envs, threads, batches) for _ in range(args.rounds)), 1)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     if args.deepcopy:

@@ -7,9 +7,11 @@ policy in the loop. This measures what it could give before building it, on the 
 
 - **sync**: one `PeggleVectorEnv` of N environments on T threads; each step the policy (a torch
   MLP over the observations, on T torch threads) picks the actions, then the engine steps.
-- **overlap**: the same N environments as two vectors of N/2; while one steps in a Python thread
-  (the engine releases the GIL), the policy runs on the other's observations: what `recv()`
-  returning the first half to finish would allow, at best (the halves simply alternate).
+- **overlap**: the same N environments as two vectors of N/2, each stepped on one engine thread
+  by a worker thread of its own (the engine releases the GIL), while the policy (one torch
+  thread) runs on the other half's observations: what `recv()` returning the first half to finish
+  would allow, at best (the halves simply alternate), with the cores shared between the engine
+  and the policy instead of both going to each in turn.
 
 Both take the same number of shots (N per step, next-step autoreset aside); the figure is shots
 per second, median over interleaved rounds.
@@ -40,6 +42,7 @@ def policy_for(size: int, threads: int):
                               torch.nn.Linear(64, 1), torch.nn.Tanh())
 
     def act(obs: np.ndarray) -> np.ndarray:
+        torch.set_num_threads(threads)  # torch's setting is global: each policy sets its own
         with torch.no_grad():
             return net(torch.from_numpy(obs)).numpy()
     return act
@@ -57,25 +60,31 @@ def sync(level: str, envs: int, threads: int, steps: int, act) -> float:
         env.close()
 
 
-def overlap(level: str, envs: int, threads: int, steps: int, act) -> float:
-    halves = [PeggleVectorEnv(num_envs=envs // 2, level=level, threads=threads, max_objects=128) for _ in range(2)]
+def overlap(level: str, envs: int, steps: int, act) -> float:
+    import queue
+    halves = [PeggleVectorEnv(num_envs=envs // 2, level=level, threads=1, max_objects=128) for _ in range(2)]
+    jobs: "queue.Queue" = queue.Queue()
+    done: "queue.Queue" = queue.Queue()
+
+    def worker() -> None:
+        while (job := jobs.get()) is not None:
+            k, actions = job
+            done.put(halves[k].step(actions)[0])
+    thread = threading.Thread(target=worker, daemon=True)
+    thread.start()
     try:
         obs = [h.reset(seed=k * (envs // 2))[0] for k, h in enumerate(halves)]  # the same games as sync's
-        result: list = [None]
-
-        def step(k: int, actions: np.ndarray) -> None:
-            result[0] = halves[k].step(actions)[0]
         start = time.perf_counter()
         actions = act(obs[0])
         for _ in range(steps):
             for k in (0, 1):
-                t = threading.Thread(target=step, args=(k, actions))
-                t.start()
+                jobs.put((k, actions))
                 actions = act(obs[1 - k])  # the other half's policy while this half steps
-                t.join()
-                obs[k] = result[0]
+                obs[k] = done.get()
         return envs * steps / (time.perf_counter() - start)
     finally:
+        jobs.put(None)
+        thread.join()
         for h in halves:
             h.close()
 
@@ -90,10 +99,11 @@ def main() -> None:
     args = p.parse_args()
     level = str(ROOT / "Levels" / f"{args.level}.json")
     act = policy_for(2193, args.threads)
+    act_one = policy_for(2193, 1)
     runs: dict[str, list[float]] = {"sync": [], "overlap": []}
     for _ in range(args.rounds):
         runs["sync"].append(sync(level, args.envs, args.threads, args.steps, act))
-        runs["overlap"].append(overlap(level, args.envs, args.threads, args.steps, act))
+        runs["overlap"].append(overlap(level, args.envs, args.steps, act_one))
     med = {k: statistics.median(v) for k, v in runs.items()}
     print({"level": args.level, "envs": args.envs, "threads": args.threads, "rounds": args.rounds,
            "shots_per_s": {k: round(v) for k, v in med.items()}, "overlap_over_sync": round(med["overlap"] / med["sync"], 3)})

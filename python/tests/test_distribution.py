@@ -12,7 +12,7 @@ import peggle_gym
 import peggle_gym._cli as cli
 import peggle_gym.client as client
 from peggle_gym import PeggleClient, PeggleEnv, PeggleError, find_peggle
-from conftest import ROOT, LEVEL
+from conftest import ROOT, LEVEL, checked
 
 #: Every test here runs on both backends (conftest.py).
 pytestmark = pytest.mark.backends("native", "serve")
@@ -199,7 +199,14 @@ def test_the_peggle_command_without_an_engine_says_how_to_get_one(tmp_path, monk
     (peggle_gym.ENV_ID, "easy"), (peggle_gym.ENV_ID_V1, "easy"),
     (peggle_gym.ENV_ID_EASY, "easy"), (peggle_gym.ENV_ID_HARD, "hard")])
 def test_every_registered_id_plays_bare(env_id, distribution, peggle_bin):
+    """Each id passes check_env (the ids are registered without Gymnasium's passive checker, which
+    `disable_env_checker=False` still adds) and plays generated levels of its distribution."""
     env = gym.make(env_id)
+    assert "PassiveEnvChecker" not in str(env)
+    checked(env.unwrapped, allowed=["not having a spec"])
+    checker = gym.make(env_id, disable_env_checker=False)
+    assert "PassiveEnvChecker" in str(checker)
+    checker.close()
     try:
         obs, info = env.reset(seed=3)
         assert info["level_name"].endswith(f"({distribution})"), info["level_name"]
