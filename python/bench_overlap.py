@@ -7,11 +7,10 @@ policy in the loop. This measures what it could give before building it, on the 
 
 - **sync**: one `PeggleVectorEnv` of N environments on T threads; each step the policy (a torch
   MLP over the observations, on T torch threads) picks the actions, then the engine steps.
-- **overlap**: the same N environments as two vectors of N/2, each stepped on one engine thread
-  by a worker thread of its own (the engine releases the GIL), while the policy (one torch
-  thread) runs on the other half's observations: what `recv()` returning the first half to finish
-  would allow, at best (the halves simply alternate), with the cores shared between the engine
-  and the policy instead of both going to each in turn.
+- **overlap**: the same N environments as `PeggleAsyncVectorEnv(N, batch_size=N/2)`: two
+  groups, each stepped on one engine thread by a worker thread of its own (the engine releases
+  the GIL), while the policy (one torch thread) runs on the group `recv()` returned: the cores
+  shared between the engine and the policy instead of both going to each in turn.
 
 Both take the same number of shots (N per step, next-step autoreset aside); the figure is shots
 per second, median over interleaved rounds.
@@ -22,14 +21,13 @@ import argparse
 import pathlib
 import statistics
 import sys
-import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
-from peggle_gym import PeggleVectorEnv  # noqa: E402
+from peggle_gym import PeggleAsyncVectorEnv, PeggleVectorEnv  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -61,32 +59,15 @@ def sync(level: str, envs: int, threads: int, steps: int, act) -> float:
 
 
 def overlap(level: str, envs: int, steps: int, act) -> float:
-    import queue
-    halves = [PeggleVectorEnv(num_envs=envs // 2, level=level, threads=1, max_objects=128) for _ in range(2)]
-    jobs: "queue.Queue" = queue.Queue()
-    done: "queue.Queue" = queue.Queue()
-
-    def worker() -> None:
-        while (job := jobs.get()) is not None:
-            k, actions = job
-            done.put(halves[k].step(actions)[0])
-    thread = threading.Thread(target=worker, daemon=True)
-    thread.start()
-    try:
-        obs = [h.reset(seed=k * (envs // 2))[0] for k, h in enumerate(halves)]  # the same games as sync's
+    with PeggleAsyncVectorEnv(envs, batch_size=envs // 2, level=level, max_objects=128) as groups:
+        groups.async_reset(seed=0)  # environment i from seed i: the same games as sync's
         start = time.perf_counter()
-        actions = act(obs[0])
-        for _ in range(steps):
-            for k in (0, 1):
-                jobs.put((k, actions))
-                actions = act(obs[1 - k])  # the other half's policy while this half steps
-                obs[k] = done.get()
+        for _ in range(2 * steps):  # each group: its reset and steps - 1 steps come back, each answered
+            obs, _, _, _, infos = groups.recv()
+            groups.send(act(obs), infos["env_id"])
+        for _ in range(2):  # the last step of each
+            groups.recv()
         return envs * steps / (time.perf_counter() - start)
-    finally:
-        jobs.put(None)
-        thread.join()
-        for h in halves:
-            h.close()
 
 
 def main() -> None:

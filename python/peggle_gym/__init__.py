@@ -20,11 +20,12 @@ from gymnasium.envs.registration import register, registry
 
 from .client import (DEFAULT_LEVELS, LEVELS_DIR, PROTOCOL_VERSION, VERSION, PeggleClient, PeggleError, PeggleServerDied, PeggleTimeout,
                      bundled_levels, find_peggle, level_file_names, level_files, make_options)
+from .asynchronous import PeggleAsyncVectorEnv
 from .env import PeggleEnv
 from .state import Snapshot
 from .vector import PeggleVectorEnv
 
-__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "PeggleTimeout", "Snapshot",
+__all__ = ["PeggleEnv", "PeggleVectorEnv", "PeggleAsyncVectorEnv", "PeggleClient", "PeggleError", "PeggleServerDied", "PeggleTimeout", "Snapshot",
            "find_peggle", "bundled_levels", "level_files", "level_file_names", "make_options", "LEVELS_DIR", "PROTOCOL_VERSION", "DEFAULT_LEVELS",
            "ENV_ID", "ENV_ID_V1", "ENV_ID_EASY", "ENV_ID_HARD", "ENV_IDS", "V1_AIM_NOISE", "V1_KWARGS"]
 __version__ = VERSION
