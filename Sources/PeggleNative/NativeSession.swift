@@ -116,13 +116,7 @@ struct NativeState {
         }
         let request = ResetRequest(seed: seed < 0 ? nil : UInt64(seed), mask: masked ? mask : nil,
                                    level: level < 0 ? nil : .index(Int(level)))
-        do {
-            try session.performReset(request)
-        } catch {
-            throw NativeError(error)
-        }
-        let v = session.vec!
-        Self.copy(v.observations, to: b.obs)
+        let v = try run(into: b) { s throws(EnvError) in try s.performReset(request) }
         v.slots.withUnsafeBufferPointer { slots in
             for i in slots.indices {
                 write(slots[i].info, of: slots[i], present: masked && !mask[i] ? 0 : 2, into: b.info, b.info_real, row: i)
@@ -133,13 +127,8 @@ struct NativeState {
     mutating func step() throws(NativeError) {
         let b = try bound()
         for i in actions.indices { actions[i] = b.actions[i] }
-        do {
-            try session.performStep(actions)
-        } catch {
-            throw NativeError(error)
-        }
-        let v = session.vec!
-        Self.copy(v.observations, to: b.obs)
+        let actions = self.actions
+        let v = try run(into: b) { s throws(EnvError) in try s.performStep(actions) }
         var anyFinal = false
         v.slots.withUnsafeBufferPointer { slots in
             for i in slots.indices {
@@ -153,6 +142,19 @@ struct NativeState {
             }
         }
         if anyFinal { Self.copy(v.finalObservations, to: b.final_obs) }
+    }
+
+    /// Does `work` to the session's environments and copies their observations into the
+    /// buffers; the environments after it.
+    func run(into b: peggle_buffers, _ work: (ServeSession) throws(EnvError) -> Void) throws(NativeError) -> VectorEnv {
+        do {
+            try work(session)
+        } catch {
+            throw NativeError(error)
+        }
+        let v = session.vec!
+        Self.copy(v.observations, to: b.obs)
+        return v
     }
 
     /// Row `row` of a pair of info buffers: one of the slot's infos (the latest, or the ended

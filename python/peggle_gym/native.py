@@ -16,6 +16,7 @@ import math
 import os
 import pathlib
 import struct
+import threading
 import weakref
 from typing import Any
 
@@ -156,6 +157,7 @@ class NativeClient:
         self.hello = {"hello": "peggle native", "protocol": PROTOCOL_VERSION, "engine": lib.peggle_engine().decode()}
         self._step = lib.peggle_step
         self._keep: list = []
+        self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _close, lib, handle, self._keep)
         self._spec: dict | None = None
         self._names: dict[int, str] = {}
@@ -226,16 +228,17 @@ class NativeClient:
             raise PeggleError("closed", "the client is closed")
         line = json.dumps({"cmd": cmd, **fields}, allow_nan=False, separators=(",", ":")).encode()
         line_length, frame_length = ctypes.c_int64(), ctypes.c_int64()
-        status = self.lib.peggle_request(self.handle, line, len(line), ctypes.byref(line_length),
-                                         ctypes.byref(frame_length))
-        sizes = (line_length.value, frame_length.value)
-        if status in (PEGGLE_CLOSED, PEGGLE_WRONG_PROCESS):
-            raise self._error(self.handle, cmd, status)
-        text = ctypes.create_string_buffer(max(1, sizes[0]))
-        frame = bytearray(sizes[1])
-        frame_ptr = (ctypes.c_char * len(frame)).from_buffer(frame) if frame else None
-        self.lib.peggle_reply(self.handle, text, frame_ptr)
-        del frame_ptr  # the bytearray may be resized again only once no ctypes view holds it
+        with self._lock:  # the reply is the session's until its next call: fetched before another thread's
+            status = self.lib.peggle_request(self.handle, line, len(line), ctypes.byref(line_length),
+                                             ctypes.byref(frame_length))
+            sizes = (line_length.value, frame_length.value)
+            if status in (PEGGLE_CLOSED, PEGGLE_WRONG_PROCESS):
+                raise self._error(self.handle, cmd, status)
+            text = ctypes.create_string_buffer(max(1, sizes[0]))
+            frame = bytearray(sizes[1])
+            frame_ptr = (ctypes.c_char * len(frame)).from_buffer(frame) if frame else None
+            self.lib.peggle_reply(self.handle, text, frame_ptr)
+            del frame_ptr  # the bytearray may be resized again only once no ctypes view holds it
         reply = json.loads(text.raw[:sizes[0]])
         if frame:
             reply[FRAME] = frame
