@@ -32,6 +32,29 @@ struct EstimateCommandTests {
         }
     }
 
+    @Test("--threads: the same output, byte for byte, on one thread and on several; a count outside 1...256 is refused")
+    func threads() throws {
+        for mode in [["--json"], ["--features"], []] {
+            let one = try CLI.run(["estimate", "Levels", "--threads", "1"] + mode)
+            let three = try CLI.run(["estimate", "Levels", "--threads", "3"] + mode)
+            #expect(one.status == 0 && three.status == 0, "\(one.stderr)\(three.stderr)")
+            #expect(one.stdout == three.stdout && one.stdout.count > 1000, "\(mode)")
+        }
+        for bad in ["0", "257"] {
+            let r = try CLI.run(["estimate", Self.levels[0], "--threads", bad])
+            #expect(r.status == 2 && r.stdout.isEmpty && r.stderr.contains("--threads: \(bad) is outside 1...256"), "\(r.stderr)")
+        }
+        // A refusal is the first bad file's in order, whichever thread met it first, and nothing is printed.
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["a.json", "b.json"] {
+            try Data("{".utf8).write(to: dir.appendingPathComponent(name))
+        }
+        let r = try CLI.run(["estimate", "Levels/spiral.json", dir.path, "--threads", "2"])
+        #expect(r.status == 2 && r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: \(dir.path)/a.json: "), "\(r.stderr)")
+    }
+
     @Test("--features: a CSV header of the model's features and one row per level")
     func features() throws {
         let r = try CLI.run(["estimate", "--features"] + Self.levels)

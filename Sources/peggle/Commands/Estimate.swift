@@ -28,48 +28,74 @@ struct Estimate: ParsableCommand {
     @Flag(help: "Print the features the model reads, as CSV (file, level, level_hash, then one column per feature), for fitting.")
     var features = false
 
+    @Option(help: "Worker threads (default: the machine's cores); the output is the same for any count.")
+    var threads: Int?
+
     func validate() throws {
         if json && features { throw ValidationError("--json and --features: choose one") }
     }
 
+    /// What one file gives: its level's name and hash, and its features or estimate.
+    struct Row: Sendable {
+        var name: String, hash: String
+        var features: LevelFeatures
+        var estimate: Sigma50Estimate?
+    }
+
     func run() throws {
+        let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...256).contains(threadCount) else { throw UserError("--threads: \(threadCount) is outside 1...256") }
         let files = try Files.levelFiles(levels)
-        let prepared = try files.map { file in
-            let level = try Files.loadLevel(file)
-            do { return try PreparedLevel(level) } catch { throw UserError("\(file): \(error)") }
-        }
+        let m = features ? nil : try loadModel()
+        let modelName = model.map { "--model \($0) cannot estimate it" } ?? "the built-in model cannot estimate it"
+        // Every level on its own thread's turn (reading, preparing and its features are most of the
+        // time, about 11 ms a level); a level's row depends on it alone, so the output is the same
+        // for any thread count, and a refusal is the first file's in order, before anything is printed.
+        let rows = try Parallel.map(files.count, threads: threadCount, chunksPerThread: Int.max) { i -> Result<Row, UserError> in
+            let file = files[i]
+            do {
+                let level = try Files.loadLevel(file)
+                let p: PreparedLevel
+                do { p = try PreparedLevel(level) } catch { throw UserError("\(file): \(error)") }
+                let f = LevelFeatures(p)
+                var row = Row(name: level.name, hash: p.hash, features: f, estimate: nil)
+                if let m {
+                    // A model that loads may still overflow on a level far from the ones it was fitted on.
+                    let y = m.predictLog(f)
+                    guard y.isFinite else {
+                        throw UserError("\(file): the model predicts ln sigma50 = \(EstimateModel.text(y)) for this level, not a number; "
+                            + modelName)
+                    }
+                    row.estimate = Sigma50Estimate(features: f, model: m)
+                }
+                return .success(row)
+            } catch let e as UserError {
+                return .failure(e)
+            } catch {
+                return .failure(UserError("\(file): \(error)"))
+            }
+        }.map { try $0.get() }
         if features {
             print(CSVReport.record(["file", "level", "level_hash"] + LevelFeatures.names), terminator: "")
-            for (file, p) in zip(files, prepared) {
-                let f = LevelFeatures(p)
-                print(CSVReport.record([file, p.level.name, p.hash]
-                                       + f.values.map { DecimalText.significant($0, digits: 9, maxDecimals: 12) }), terminator: "")
+            for (file, r) in zip(files, rows) {
+                print(CSVReport.record([file, r.name, r.hash]
+                                       + r.features.values.map { DecimalText.significant($0, digits: 9, maxDecimals: 12) }), terminator: "")
             }
             return
         }
-        let m = try loadModel()
-        let estimates = try zip(files, prepared).map { file, p in
-            // A model that loads may still overflow on a level far from the ones it was fitted on.
-            let features = LevelFeatures(p)
-            let y = m.predictLog(features)
-            guard y.isFinite else {
-                throw UserError("\(file): the model predicts ln sigma50 = \(EstimateModel.text(y)) for this level, not a number; "
-                    + (model.map { "--model \($0) cannot estimate it" } ?? "the built-in model cannot estimate it"))
-            }
-            return Sigma50Estimate(features: features, model: m)
-        }
+        let estimates = rows.compactMap(\.estimate)  // every row has one: a model was loaded
         if json {
-            let objects: [[String: Any]] = zip(files, zip(prepared, estimates)).map { file, pe in
-                ["level": pe.0.level.name, "file": file, "sigma50": pe.1.sigma50, "sigma50_low": pe.1.low,
+            let objects: [[String: Any]] = zip(files, zip(rows, estimates)).map { file, pe in
+                ["level": pe.0.name, "file": file, "sigma50": pe.1.sigma50, "sigma50_low": pe.1.low,
                  "sigma50_high": pe.1.high, "tier": pe.1.tier.rawValue,
                  "out_of_distribution": pe.1.outOfDistribution, "distance": pe.1.distance ?? NSNull()]
             }
             printLine(try JSON.text(objects))
             return
         }
-        for (p, e) in zip(prepared, estimates) {
+        for (r, e) in zip(rows, estimates) {
             func s(_ v: Double) -> String { DecimalText.significant(v, digits: 2) }
-            printLine("\(p.level.name): sigma50 about \(s(e.sigma50)) (95% predictive interval \(s(e.low)) to \(s(e.high))), \(e.tier.rawValue)"
+            printLine("\(r.name): sigma50 about \(s(e.sigma50)) (95% predictive interval \(s(e.low)) to \(s(e.high))), \(e.tier.rawValue)"
                 + (e.outOfDistribution ? "; \(Sigma50Estimate.guessing)" : ""))
         }
     }
