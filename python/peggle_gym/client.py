@@ -670,15 +670,32 @@ def space_from(desc: dict):
     raise PeggleError("protocol", f"unknown space type {desc['type']!r}")
 
 
+def action_shapes(count: int, single: bool) -> tuple[tuple[int, ...], ...]:
+    """The shapes an environment's actions may have: one environment's a number or ``(1,)``; a
+    vector's ``(count,)`` or ``(count, 1)`` (and a number when it has one environment)."""
+    if single:
+        return ((), (1,))
+    return ((count,), (count, 1), ()) if count == 1 else ((count,), (count, 1))
+
+
 def action_values(actions: Any, count: int, single: bool) -> list[float]:
-    """Actions as a flat list of numbers for the step request; non-finite values are refused
-    here with the server's code, since JSON cannot carry them."""
-    flat = np.asarray(actions).reshape(-1)
-    if flat.dtype.kind not in "iuf":
+    """Actions as a flat list of numbers for the step request. Refused here with the server's
+    code (``bad_action``): what is not numbers, non-finite values (JSON cannot carry them), and
+    the right number of actions in the wrong shape (`action_shapes`); a wrong number is left to
+    the engine, whose message counts them. Whole numbers beyond int64 are numbers too (the
+    engine says they are outside the action space)."""
+    array = np.asarray(actions)
+    if array.dtype == object and array.size and all(type(x) is int for x in array.flat):
+        array = array.astype(np.float64)  # Python ints past int64: numpy keeps them as objects
+    if array.dtype.kind not in "iuf":
         raise PeggleError("bad_action", f"actions must be numbers, got {actions!r}")
-    values = flat.astype(np.float64).tolist()
+    values = array.reshape(-1).astype(np.float64).tolist()
     if single and len(values) != count:
         raise PeggleError("bad_action", f"expected one action, got {len(values)}: {actions!r}")
+    shapes = action_shapes(count, single)
+    if len(values) == count and array.shape not in shapes:
+        raise PeggleError("bad_action", f"actions of shape {array.shape} for {'one environment' if single else f'{count} environments'}: "
+                                        f"give {' or '.join(map(str, shapes))}")
     for i, v in enumerate(values):
         if not math.isfinite(v):
             raise PeggleError("bad_action", f"action {v} of environment {i} is not a finite number")

@@ -135,7 +135,7 @@ class PeggleEnv(Replayable, gym.Env):
         if native is not None:
             # The hot path: the actions the serve backend would send (`action_values`), without
             # building them for the common shapes, a float or an array of one number.
-            if type(action) is np.ndarray and action.size == 1 and action.dtype.kind in "fiu":
+            if type(action) is np.ndarray and action.size == 1 and action.ndim <= 1 and action.dtype.kind in "fiu":
                 value = action.item()
                 if type(value) is not float:
                     value = float(value)

@@ -234,7 +234,8 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         finite numbers) go through `action_values` and, if that passes them, the request path,
         so every refusal is the serve backend's own."""
         n = self.num_envs
-        plain = (type(actions) is np.ndarray and actions.size == n and actions.dtype.kind in "fiu")
+        plain = (type(actions) is np.ndarray and actions.size == n and actions.dtype.kind in "fiu"
+                 and (actions.ndim == 1 or actions.shape == (n, 1)))
         if plain:
             np.copyto(native.actions, actions.reshape(n), casting="unsafe")
             plain = math.isfinite(native.actions.sum())  # NaN or infinity anywhere makes the sum one

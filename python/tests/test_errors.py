@@ -76,6 +76,31 @@ def test_wrong_action_counts(make_env, make_vec):
         vec.step(["a", "b", "c"])
 
 
+def test_the_right_number_of_actions_in_the_wrong_shape_is_refused(make_env, make_vec):
+    env = make_env()
+    env.reset(seed=0)
+    with pytest.raises(PeggleError) as e:
+        env.step(np.zeros((1, 1), np.float32))
+    assert (e.value.code, e.value.message) == ("bad_action", "actions of shape (1, 1) for one environment: give () or (1,)")
+    assert env.step(np.float32(0.1))[4]["shots"] == 1 and env.step(np.array([0.2]))[4]["shots"] == 2
+    vec = make_vec(num_envs=2)
+    vec.reset(seed=0)
+    for shape in [(2, 1, 1), (1, 2)]:
+        with pytest.raises(PeggleError) as e:
+            vec.step(np.zeros(shape, np.float32))
+        assert (e.value.code, e.value.message) == ("bad_action", f"actions of shape {shape} for 2 environments: give (2,) or (2, 1)")
+    assert (vec.step(np.zeros(2))[4]["shots"] == 1).all() and (vec.step([[0.1], [0.2]])[4]["shots"] == 2).all()
+
+
+def test_a_whole_number_past_int64_is_an_action_outside_the_space(make_env):
+    env = make_env(action="discrete", bins=31)
+    env.reset(seed=0)
+    with pytest.raises(PeggleError) as e:
+        env.step(2**70)
+    assert (e.value.code, e.value.message) == ("bad_action", "action 1.1805916207174113e+21 of environment 0 is not in the "
+                                                              "action space Discrete(31)")
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1.5, -1.0001])
 def test_non_finite_and_out_of_range_actions_are_refused_and_change_nothing(make_env, bad):
     env, twin = make_env(), make_env()
