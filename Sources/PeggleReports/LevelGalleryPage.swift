@@ -28,21 +28,49 @@ public struct LevelGalleryPage: Sendable {
         self.thumbnailWidth = thumbnailWidth
     }
 
-    /// The page for `entries`, headed by `title`.
-    public func html(_ entries: [Entry], title: String) -> String {
+    /// Where a page sits among the pages of one gallery: its number (from 1), how many there
+    /// are, and each page's file name, for the links between them.
+    public struct Pages: Sendable {
+        public var page: Int
+        public var count: Int
+        public var fileName: @Sendable (Int) -> String
+        /// The levels of every page together (the summary is the whole gallery's).
+        public var all: [Level]
+
+        public init(page: Int, count: Int, all: [Level], fileName: @escaping @Sendable (Int) -> String) {
+            self.page = page
+            self.count = count
+            self.all = all
+            self.fileName = fileName
+        }
+    }
+
+    /// What a gallery's pages hold at most: about 10 KB a thumbnail, so a page stays near 2 MB,
+    /// which a browser opens at once (10,000 levels on one page made a 99 MB one that none could).
+    public static let levelsPerPage = 200
+
+    /// Marks the pages this tool wrote, so a rerun with fewer pages removes only its own.
+    public static let generator = "<meta name=\"generator\" content=\"peggle level gallery\">"
+
+    /// The page for `entries`, headed by `title`; with `pages`, one of several, with links to
+    /// the others and the whole gallery's summary.
+    public func html(_ entries: [Entry], title: String, pages: Pages? = nil) -> String {
         let renderer = SVGRenderer(rules: rules)
         let w = rules.physics.boardWidth, h = rules.physics.boardHeight
         let height = Int((Double(thumbnailWidth) * h / w).rounded())
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\(Self.generator)\n"
         out += "<title>\(SVGText.escape(title))</title>\n<style>\n"
         out += "body{font-family:DejaVu Sans,Verdana,Arial,sans-serif;background:#f4f4f0;color:#222;margin:16px}\n"
         out += "h1{font-size:20px;margin:0 0 6px}.summary{font-size:13px;color:#444;margin:0 0 14px}\n"
         out += ".grid{display:flex;flex-wrap:wrap;gap:12px}\n"
         out += ".card{background:#fff;border:1px solid #ccc;border-radius:4px;padding:6px;width:\(thumbnailWidth)px}\n"
         out += ".card svg{display:block}.name{font-weight:bold;font-size:13px;margin:4px 0 2px}\n"
-        out += ".meta{font-size:11px;color:#555;line-height:1.35}\n</style>\n</head>\n<body>\n"
+        out += ".meta{font-size:11px;color:#555;line-height:1.35}\n"
+        out += "nav{font-size:13px;margin:0 0 12px}nav a,nav b{margin-right:8px}\n</style>\n</head>\n<body>\n"
         out += "<h1>\(SVGText.escape(title))</h1>\n"
-        out += "<p class=\"summary\">\(SVGText.escape(summary(entries.map(\.level))))</p>\n"
+        out += "<p class=\"summary\">\(SVGText.escape(summary(pages?.all ?? entries.map(\.level))))</p>\n"
+        let nav = pages.map(Self.navigation) ?? ""
+        out += nav
         out += "<div class=\"grid\">\n"
         for (k, e) in entries.enumerated() {
             let l = e.level
@@ -53,8 +81,26 @@ public struct LevelGalleryPage: Sendable {
             out += " \u{b7} power \(l.power.rawValue)<br>\(SVGText.escape(Self.kinds(l)))</div>\n"
             out += "</div>\n"
         }
-        out += "</div>\n</body>\n</html>\n"
+        out += "</div>\n\(nav)</body>\n</html>\n"
         return out
+    }
+
+    /// "Page 3 of 50: previous, 1 ... 50, next": links to the first, previous, next and last
+    /// pages and the ten around this one.
+    static func navigation(_ p: Pages) -> String {
+        func link(_ k: Int, _ text: String) -> String {
+            k == p.page ? "<b>\(text)</b>" : "<a href=\"\(SVGText.escape(p.fileName(k)))\">\(text)</a>"
+        }
+        var parts = ["Page \(p.page) of \(p.count):"]
+        if p.page > 1 { parts.append(link(p.page - 1, "previous")) }
+        let near = max(1, p.page - 5)...min(p.count, p.page + 5)
+        if near.lowerBound > 1 { parts.append(link(1, "1")) }
+        if near.lowerBound > 2 { parts.append("\u{2026}") }
+        parts += near.map { link($0, "\($0)") }
+        if near.upperBound < p.count - 1 { parts.append("\u{2026}") }
+        if near.upperBound < p.count { parts.append(link(p.count, "\(p.count)")) }
+        if p.page < p.count { parts.append(link(p.page + 1, "next")) }
+        return "<nav>\(parts.joined(separator: " "))</nav>\n"
     }
 
     /// "48 levels; pegs 31 to 112 (mean 68.5); classic 39, beat the score 6, dodge 3; power

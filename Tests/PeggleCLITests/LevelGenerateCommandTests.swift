@@ -175,6 +175,33 @@ struct LevelGenerateCommandTests {
         #expect(html.contains("6 levels; pegs "))
     }
 
+    @Test("gallery past --per-page: linked pages of at most that many levels, the whole gallery's summary on each; a shorter rerun removes its own stale pages only")
+    func pagedGallery() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["level", "generate", "--count", "12", "--seed", "3", "--out", "c"], cwd: dir).status == 0)
+        let r = try CLI.run(["level", "gallery", "c", "-o", "g.html", "--per-page", "5"], cwd: dir)
+        #expect(r.stdout == "wrote g.html: 12 levels on 3 pages (g-2.html to g-3.html beside it)\n", "\(r.stderr)")
+        func page(_ name: String) throws -> String { try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) }
+        #expect(try [page("g.html"), page("g-2.html"), page("g-3.html")].map { $0.components(separatedBy: "<svg ").count - 1 } == [5, 5, 2])
+        for name in ["g.html", "g-2.html", "g-3.html"] {
+            #expect(try page(name).contains("<p class=\"summary\">12 levels; pegs "))
+        }
+        #expect(try page("g-2.html").contains("<nav>Page 2 of 3: <a href=\"g.html\">previous</a> <a href=\"g.html\">1</a> <b>2</b> "
+            + "<a href=\"g-3.html\">3</a> <a href=\"g-3.html\">next</a></nav>"))
+        // Someone's own file past the new last page stays; this tool's stale pages go.
+        #expect(try CLI.run(["level", "gallery", "c", "-o", "g.html", "--per-page", "2"], cwd: dir).status == 0)
+        try "mine".write(to: dir.appendingPathComponent("g-7.html"), atomically: true, encoding: .utf8)
+        let short = try CLI.run(["level", "gallery", "c", "-o", "g.html", "--per-page", "4"], cwd: dir)
+        #expect(short.status == 0)
+        #expect(try Self.files(dir) == ["c", "g-2.html", "g-3.html", "g-7.html", "g.html"])
+        // One page (the default per page) has no navigation, as before.
+        #expect(try CLI.run(["level", "gallery", "c", "-o", "one.html"], cwd: dir).stdout == "wrote one.html: 12 levels\n")
+        #expect(try !page("one.html").contains("<nav>"))
+        let bad = try CLI.run(["level", "gallery", "c", "-o", "g.html", "--per-page", "0"], cwd: dir)
+        #expect(bad.status == 2 && bad.stderr == "error: --per-page: 0 is outside 1...100000\n")
+    }
+
     @Test("gallery's bad input: an invalid level, an empty folder, a wrong output name; nothing written")
     func galleryBadInput() throws {
         let dir = try CLI.tempDir()
