@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How well `peggle estimate` and `peggle rate` order the families of known order
-(Levels/families, docs/metrics.md "Families of known order"): for each family, Spearman's rho
+(Levels/families, docs/estimate-checks.md "Families of known order"): for each family, Spearman's rho
 between the level's index (1 = easiest) and -ln sigma50, so +1 is the known order and -1 is
 backwards. Ranks are average ranks (levels at the same value or bound tie); a family whose
 sigma50s are all equal has no rho ("n/a"). Python 3 standard library only.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the families of known order (issue 35, item 1) into Levels/families/<family>/1.json ...
 6.json, in the canonical format that `peggle` writes. Level 1 of a family is its easiest; each next
-level turns one knob that can only make it harder for every way of playing (docs/metrics.md,
+level turns one knob that can only make it harder for every way of playing (docs/estimate-checks.md,
 "Families of known order", says why for each knob):
 
 - "oranges": the same pegs and blocks (positions, sizes, rotations, ids), blue pegs turned orange,

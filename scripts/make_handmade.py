@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hand-made held-out set (issue 35, item 5) into Levels/handmade/NAME.json, in the
 canonical format that `peggle` writes: 25 levels laid out the way a level designer lays them out,
-not the way the generator does (docs/levels.md, "Generated levels", lists the generator's ranges).
+not the way the generator does (docs/generator.md lists the generator's ranges).
 Each builder below is one level, drawn as geometry: brick towers and walls, long shelves, funnels,
 springy bumpers, a ring of bricks with a keyhole, pegs of radius 6 to 30, 1 to 40 balls, dodge
 fields of tilted bricks, beat-the-score boards with clocks the generator never uses, several

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Scores `peggle estimate` against ratings of levels it was not fitted on: the held-out checks of
-docs/metrics.md (issue 35's bar: Spearman's rho, the share inside the 95% interval, every level
+docs/estimate-checks.md (issue 35's bar: Spearman's rho, the share inside the 95% interval, every level
 outside flagged as out of distribution, and for generated levels no distribution or template
 with more than 10% outside). Python 3 standard library only.
 

@@ -1,7 +1,7 @@
 import Foundation
 import PeggleGame
 
-/// The statistics the ratings are built from. docs/metrics.md gives every formula.
+/// The statistics the ratings are built from. docs/skill-model.md gives every formula.
 public enum Stats {
     /// z of a two-sided 95% interval.
     public static let z95 = 1.959964

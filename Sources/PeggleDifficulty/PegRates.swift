@@ -2,7 +2,7 @@ import PeggleGame
 import PeggleLevel
 import PeggleUtilities
 
-/// One orange peg's rates over the skill games near sigma50 (docs/metrics.md, "Why a level is
+/// One orange peg's rates over the skill games near sigma50 (docs/reports.md, "Why a level is
 /// hard").
 public struct PegRate: Sendable, Equatable {
     /// The peg's `id` in the level file.

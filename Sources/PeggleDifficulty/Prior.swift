@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which prior a level's measurement starts from (docs/metrics.md, "Priors").
+/// Which prior a level's measurement starts from (docs/measurement.md, "Priors").
 public enum PriorKind: String, Sendable, CaseIterable {
     /// x50 uniform in ln sigma, slope uniform, ceiling and floor by `SkillModel`'s weights: the
     /// prior every rating used before the population prior existed.
@@ -13,7 +13,7 @@ public enum PriorKind: String, Sendable, CaseIterable {
     case populationEstimate = "population+estimate"
 }
 
-/// The prior a report fits one level's skill games with (docs/metrics.md, "The prior a report
+/// The prior a report fits one level's skill games with (docs/measurement.md, "The prior a report
 /// fits with"): the prior the rating runs that stored them measured with, so the report gives the
 /// sigma50 `peggle rate` printed.
 public struct FitPrior: Sendable, Equatable {
@@ -108,7 +108,7 @@ extension SkillPrior {
     /// A prior that knows the level's shape: all its weight on shape `shape` (`SkillModel.shape(_:)`),
     /// x50 as `x50` says (uniform when nil). No rating uses it: simulations ask with it what a
     /// rater that knew each level's slope, ceiling and floor could do (`peggle-bench calibration
-    /// --knowledge`, docs/metrics.md "What limits the games a level needs").
+    /// --knowledge`, docs/measurement.md "What limits the games a level needs").
     public static func knownShape(_ shape: Int, x50: X50Prior? = nil) -> SkillPrior {
         precondition((0..<SkillModel.shapeCount).contains(shape))
         return SkillPrior(shapeLogWeights: (0..<SkillModel.shapeCount).map { $0 == shape ? 0 : -.infinity }, x50: x50)

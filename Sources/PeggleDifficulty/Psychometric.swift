@@ -1,7 +1,7 @@
 import Foundation
 
 /// The skill model: how the skill agent's chance of winning a level falls with its aim noise, as
-/// a psychometric function of x = ln sigma, and the grid its parameters live on. docs/metrics.md
+/// a psychometric function of x = ln sigma, and the grid its parameters live on. docs/skill-model.md
 /// is the specification; every constant is here, once.
 ///
 ///     P(win | sigma) = floor + (ceiling - floor) / (1 + exp(slope * (x - x50) + L)),
@@ -165,7 +165,7 @@ public struct SkillPosterior: Sendable, Equatable {
     public private(set) var wins = 0
 
     /// The prior: `SkillPrior.flat` (x50 uniform in ln sigma over the grid, slopes uniform,
-    /// ceilings and floors by their prior weights) unless another is given (docs/metrics.md, "Priors").
+    /// ceilings and floors by their prior weights) unless another is given (docs/measurement.md, "Priors").
     public init(prior: SkillPrior = .flat) {
         let shape = prior.shapeLogWeights
         if prior.x50 == nil {
@@ -380,7 +380,7 @@ public struct SkillPosterior: Sendable, Equatable {
 
     /// How far a batch spreads about the posterior median: the batch's quantiles are moved this
     /// many times their distance from the median (measured on synthetic levels: 2 stops soonest;
-    /// docs/metrics.md).
+    /// docs/measurement.md).
     public static let spread = 2.0
 
     /// Where the next `count` games teach most about sigma50, by `rule`. `quantile`: at the posterior's quantiles

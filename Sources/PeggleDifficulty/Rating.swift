@@ -11,7 +11,7 @@ public enum Tier: String, Sendable, CaseIterable {
 }
 
 /// sigma50 thresholds of the tiers, radians: sigma50 under `veryHard` is very hard, under `hard`
-/// hard, under `medium` medium, otherwise easy. docs/metrics.md explains the defaults: at 400 board
+/// hard, under `medium` medium, otherwise easy. docs/skill-model.md explains the defaults: at 400 board
 /// units from the cannon 0.01 rad moves the ball 4 units (a fraction of a peg), 0.03 rad 12 units
 /// (a peg radius), 0.08 rad 32 units (more than a peg and a ball side by side).
 public struct TierEdges: Sendable, Equatable {
@@ -152,7 +152,7 @@ public struct FitPriorKey: Hashable, Sendable {
     }
 }
 
-/// Turns stored games into level ratings. docs/metrics.md is the specification.
+/// Turns stored games into level ratings. docs/skill-model.md is the specification.
 public enum DifficultyRater {
     /// Rates every level that appears in `games` (grouped by level hash). Sorted hardest first
     /// (larger difficulty first; ties by level name, then hash), levels without a difficulty last.

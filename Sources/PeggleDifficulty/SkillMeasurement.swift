@@ -1,7 +1,7 @@
 import Foundation
 import PeggleGame
 
-/// Where a level's next batch of skill games goes (docs/metrics.md, "Placement").
+/// Where a level's next batch of skill games goes (docs/measurement.md, "Placement").
 public enum Placement: String, Sendable, CaseIterable {
     /// At the posterior's quantiles of x50, spread twice as far from the median.
     case quantile
@@ -10,7 +10,7 @@ public enum Placement: String, Sendable, CaseIterable {
 }
 
 /// When a level's measurement stops besides the precision reached, an end of the range, or the
-/// budget spent (docs/metrics.md, "When a level stops").
+/// budget spent (docs/measurement.md, "The stopping rule").
 public enum StopRule: String, Sendable, CaseIterable {
     /// Only those three.
     case precision
@@ -21,7 +21,7 @@ public enum StopRule: String, Sendable, CaseIterable {
     case tier
 }
 
-/// How the adaptive method measures one level's sigma50 (docs/metrics.md).
+/// How the adaptive method measures one level's sigma50 (docs/measurement.md).
 public struct AdaptiveSettings: Sendable, Equatable {
     /// Skill games chosen together per level and round. Fixed, never the thread count, so a
     /// rating is the same for any number of threads.

@@ -5,7 +5,7 @@ import PeggleUtilities
 /// A level that is only its win probability at each aim noise: the rater is checked against a
 /// truth no real level gives. The calibration tests rate a few of them in debug builds;
 /// `peggle-bench calibration` rates hundreds in release, with the same levels, seeds and
-/// simulated raters (docs/metrics.md, "Calibration").
+/// simulated raters (docs/measurement.md, "Calibration").
 public struct SyntheticLevel: Sendable, Equatable {
     /// How the win probability falls with sigma (radians).
     public enum Curve: Sendable, Equatable {
@@ -102,7 +102,7 @@ public struct SyntheticLevel: Sendable, Equatable {
     }
 
     /// The fixed levels of the calibration: the tests' level (sigma50 0.02), the two others of
-    /// docs/metrics.md's spread table, and a level that is not the model's logistic.
+    /// docs/measurement.md's spread table, and a level that is not the model's logistic.
     public static let calibration: [SyntheticLevel] = [
         .logistic(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02),
         .logistic(sigma50: 0.005, slope: 2, ceiling: 0.9, floor: 0),

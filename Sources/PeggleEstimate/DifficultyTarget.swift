@@ -36,7 +36,7 @@ public enum DifficultyTarget: Sendable, Equatable, CustomStringConvertible {
 
     /// The generator distribution candidates come from unless one is asked for: easy levels for
     /// the easy tier (or a range above the medium edge), hard ones otherwise. Measured on the
-    /// rated corpus (docs/levels.md): 96% of easy-distribution levels are estimated easy, while
+    /// rated corpus (docs/generator.md): 96% of easy-distribution levels are estimated easy, while
     /// the hard distribution holds nearly all the very hard, hard and medium levels.
     public func defaultDistribution(edges: TierEdges = TierEdges()) -> LevelDistribution {
         range(edges: edges).low >= edges.medium ? .easy : .hard

@@ -7,7 +7,7 @@ import PeggleLevel
 /// features plus, optionally, a Gaussian-kernel correction from the levels it was fitted on
 /// (kernel ridge regression), and the spread of its errors on levels it was not fitted on, which
 /// gives the predictive interval. `scripts/fit-estimate` fits it on a rated corpus and writes this
-/// file; docs/metrics.md says how and what it scored.
+/// file; docs/estimate.md says how and what it scored.
 public struct EstimateModel: Codable, Sendable, Equatable {
     /// The file format; a reader refuses any other.
     public var format: Int
@@ -295,7 +295,7 @@ public struct Sigma50Estimate: Sendable, Equatable {
     /// Whether `distance` is past the model's `reach` or `spread` past the model's guessing
     /// spread. The interval's half-width (in ln sigma50) is the model's scale times `spread` (1.96
     /// residual SDs without an interval), past the reach that times distance / reach, and out of
-    /// distribution that times the model's guessing widening (docs/metrics.md).
+    /// distribution that times the model's guessing widening (docs/estimate.md).
     public var outOfDistribution: Bool
 
     /// What the tools say of an estimate that is out of distribution.

@@ -3,7 +3,7 @@ import PegglePhysics
 import PeggleUtilities
 
 /// Which variant of generated levels to draw (Procgen's `distribution_mode`). The choices it
-/// moves are listed in docs/levels.md ("Generated levels").
+/// moves are listed in docs/generator.md.
 public enum LevelDistribution: String, CaseIterable, Sendable, Codable, Hashable {
     /// More balls, orange pegs where free-flying shots meet them first, sparser fields, few blockers.
     case easy
@@ -40,7 +40,7 @@ public enum LevelTemplate: String, CaseIterable, Sendable, Codable, Hashable {
 /// random choice comes from a `SeededGenerator` derived from the seed and every angle goes
 /// through `Trig`, so a seed gives the same level, byte for byte, on every machine. The work is
 /// bounded (each template places a bounded list of candidates once; nothing is retried), and the
-/// result always passes `Level.validate`. Rates and ranges are in docs/levels.md.
+/// result always passes `Level.validate`. Rates and ranges are in docs/generator.md.
 public enum LevelGenerator {
     /// Bumped whenever a seed would give a different level; written in each level's description.
     public static let version = 1
@@ -105,7 +105,7 @@ public enum LevelGenerator {
     static func pick(_ x: UInt64, _ n: Int) -> Int { Int(x.multipliedFullWidth(by: UInt64(n)).high) }
 }
 
-/// The per-level knobs, drawn from the distribution (docs/levels.md lists the ranges).
+/// The per-level knobs, drawn from the distribution (docs/generator.md lists the ranges).
 struct Knobs {
     /// Radius of round pegs, board units.
     var radius: Double

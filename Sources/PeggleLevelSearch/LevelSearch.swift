@@ -50,7 +50,7 @@ public struct LevelSearch: Sendable {
         }
 
         /// The default limit of candidates per level asked for. The rarest target measured (the
-        /// medium tier) kept about one candidate in 25 (docs/levels.md); 100 leaves room.
+        /// medium tier) kept about one candidate in 25 (docs/generator.md); 100 leaves room.
         public static let candidatesPerLevel = 100
     }
 

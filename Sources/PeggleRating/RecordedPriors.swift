@@ -4,7 +4,7 @@ import PeggleGame
 import PeggleLevel
 import PeggleStore
 
-/// Which prior a report fits each level's skill games with (docs/metrics.md, "The prior a report
+/// Which prior a report fits each level's skill games with (docs/measurement.md, "The prior a report
 /// fits with").
 public enum ReportPrior: String, Sendable, CaseIterable {
     /// The prior the rating runs that stored the games measured with, as their configuration

@@ -4,7 +4,7 @@ import PeggleUtilities
 
 /// CSV files of ratings and episodes, RFC 4180: comma-separated, CRLF after every record (the last
 /// too), a header record, fields quoted only when they need it. Numbers are written without a
-/// locale or exponent; docs/metrics.md lists the columns and their units.
+/// locale or exponent; docs/reports.md lists the columns and their units.
 public enum CSVReport {
     /// `s` as one RFC 4180 field: wrapped in double quotes, with every double quote doubled, when it
     /// contains a comma, a double quote, CR or LF, or starts or ends with whitespace (so readers that

@@ -53,7 +53,7 @@ public enum HTMLReport {
         out += "<div class=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary-table\">\n<thead><tr>"
         out += "<th>Rank</th><th>Level</th><th>Tier</th><th>\u{3c3}50 (rad) [95%]</th><th>Skill games</th>"
         for label in labels { out += "<th class=\"agent\">\(esc(label))</th>" }
-        // People's games, every player together, only when someone played (docs/metrics.md).
+        // People's games, every player together, only when someone played (docs/reports.md).
         let anyHumans = ratings.contains { HumanGames($0) != nil }
         if anyHumans { out += "<th class=\"agent\">Humans</th>" }
         out += "<th>Warnings</th></tr></thead>\n<tbody>\n"

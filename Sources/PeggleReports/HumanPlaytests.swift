@@ -28,7 +28,7 @@ public struct HumanGames: Sendable, Equatable {
 /// Whether people find hard the levels the rater calls hard: over the levels with at least
 /// `minGames` human games and a skill curve, Spearman's rank correlation between the human win
 /// rate and sigma50 (the posterior median, so a level known only by a bound counts too). Positive
-/// when they agree: a larger sigma50 is an easier level. docs/metrics.md, "Human playtests".
+/// when they agree: a larger sigma50 is an easier level. docs/reports.md, "Human playtests".
 public struct HumanComparison: Sendable, Equatable {
     public var minGames: Int
     /// Levels compared.

@@ -3,7 +3,7 @@ import PeggleGame
 import PeggleGenerator
 import Testing
 
-/// Generated levels are playable: the greedy agent at sigma 0 wins easy ones. (docs/levels.md
+/// Generated levels are playable: the greedy agent at sigma 0 wins easy ones. (docs/generator.md
 /// has the full measurement: 200 of 200 easy levels won, with the command.)
 @Suite struct GeneratedLevelPlayTests {
     @Test("The greedy agent at sigma 0 wins each of the first 10 easy levels")

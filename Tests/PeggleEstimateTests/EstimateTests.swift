@@ -350,10 +350,10 @@ struct EstimateTests {
         #expect(m.features == LevelFeatures.names && m.featuresVersion == LevelFeatures.version)
         #expect(m.residualSD > 0)
         #expect(m.kernel?.rows.count == 1579)
-        // The 1501th of the 1579 leave-one-out nearest distances (docs/metrics.md quotes it).
+        // The 1501th of the 1579 leave-one-out nearest distances (docs/estimate.md quotes it).
         #expect(((m.reach ?? 0) * 1000).rounded() == 586)
         // The local interval: the 100 nearest fitted levels' errors, scale 2.11, guessing past 1.11,
-        // widened 1.36 times there (docs/metrics.md quotes them).
+        // widened 1.36 times there (docs/estimate.md quotes them).
         #expect(m.interval?.neighbours == 100 && m.interval?.errors.count == 1579)
         #expect(((m.interval?.scale ?? 0) * 100).rounded() == 211 && ((m.interval?.guessingSpread ?? 0) * 100).rounded() == 111)
         #expect(m.interval?.guessingWidening == 1.36)

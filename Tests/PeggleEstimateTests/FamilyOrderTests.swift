@@ -7,7 +7,7 @@ import PeggleTestSupport
 import Testing
 
 /// Issue 35's bar for the instant estimate on the families of known order (Levels/families,
-/// docs/metrics.md "Families of known order"): each family's levels get harder by construction
+/// docs/estimate-checks.md "Families of known order"): each family's levels get harder by construction
 /// from 1 to 6, and the built-in model must order every family with Spearman's rho of at least
 /// 0.8 (average ranks, so levels at the same estimate tie; a family whose estimates are all
 /// equal has no order and fails). No game is played: the features and the model only.

@@ -7,13 +7,13 @@ import PeggleTestSupport
 import Testing
 
 /// The built-in estimate against the committed ratings of two hand-made sets nobody fitted on
-/// (issue 35 item 5; docs/metrics.md, "The hand-made held-out set"): the 25 levels of
+/// (issue 35 item 5; docs/estimate-checks.md, "The hand-made held-out set"): the 25 levels of
 /// Levels/handmade (Levels/handmade/difficulty.csv) and the 14 rated bundled levels
 /// (Reports/difficulty.csv). No game is played: the ratings are read, the estimate computed.
 ///
 /// What the estimate scores is pinned as measured (Spearman's rho to 3 decimals, the levels
 /// outside the 95% interval and whether each is flagged out of distribution), so a refit or a
-/// feature change that moves it fails here and the table in docs/metrics.md is updated with it.
+/// feature change that moves it fails here and the table in docs/estimate-checks.md is updated with it.
 /// Issue 35's bar (rho >= 0.85, >= 90% inside, every level outside flagged) is a separate test,
 /// marked a known issue for the sets that miss it today, so it fails the day they pass.
 @Suite("The estimate on the hand-made held-out sets")

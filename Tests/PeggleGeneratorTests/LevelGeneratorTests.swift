@@ -6,7 +6,7 @@ import PegglePhysics
 import Testing
 
 // The level generator: valid levels from any seed, the same bytes from the same seed, and a
-// spread of levels within the ranges docs/levels.md ("Generated levels") documents.
+// spread of levels within the ranges docs/generator.md documents.
 
 @Suite("Level generator")
 struct LevelGeneratorTests {
@@ -107,7 +107,7 @@ struct LevelGeneratorTests {
         let levels = Self.levels(seeds, d)
         let s = Spread(levels, seeds: seeds)
         #expect(s.hashes.count == 1000, "levels sharing a content hash: \(1000 - s.hashes.count)")
-        // docs/levels.md, "Generated levels": the ranges these figures must stay in.
+        // docs/generator.md, "The spread": the ranges these figures must stay in.
         #expect(s.pegs.min()! >= 16 && s.pegs.max()! <= 128)
         let meanPegs = Spread.mean(s.pegs)
         #expect(d == .easy ? (40...60).contains(meanPegs) : (55...75).contains(meanPegs), "mean pegs \(meanPegs)")

@@ -86,7 +86,7 @@ func calibrate(_ level: SyntheticLevel, ratings: Int, settings: AdaptiveSettings
 
     /// Entropy placement (QUEST+) on the calibration level: a few ratings in a debug build (each
     /// choice sums over the whole grid; `peggle-bench calibration` runs the 200 in release and
-    /// docs/metrics.md has its figures). Pinned for these seeds.
+    /// docs/measurement.md has its figures). Pinned for these seeds.
     @Test func entropyPlacementCoversTheTruthOnTheCalibrationLevel() {
         let level = SyntheticLevel.logistic(sigma50: 0.02, slope: 3, ceiling: 0.97, floor: 0.02)
         let r = calibrate(level, ratings: 3, settings: AdaptiveSettings(placement: .entropy))

@@ -5,7 +5,7 @@ import Testing
 
 /// The population prior and the early stops on synthetic levels (the calibration levels of
 /// CalibrationTests): a handful of ratings, pinned for these seeds; `peggle-bench calibration
-/// --prior ... --stop ...` runs hundreds in release (docs/metrics.md has the figures).
+/// --prior ... --stop ...` runs hundreds in release (docs/measurement.md has the figures).
 @Suite struct PriorStopTests {
     /// A shallow curve (slope 1, ceiling 0.99): precision 1.25 needs about 430 games at the best
     /// placement (docs/lab/2026-11-26-rating.md, "Why the budget binds"), so `reachable` gives up early and `precision` spends the budget.

@@ -9,7 +9,7 @@ import PeggleStore
 import Testing
 
 /// The report fits each level's skill games from the prior the rating runs measured them with
-/// (docs/metrics.md, "The prior a report fits with"), read back from the runs' configurations.
+/// (docs/measurement.md, "The prior a report fits with"), read back from the runs' configurations.
 /// The random agent is the skill agent here: its games are cheap, and the plumbing is the same.
 @Suite struct RecordedPriorsTests {
     static let level = Level(name: "Recorded prior", mode: .classic(balls: 3),

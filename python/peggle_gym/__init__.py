@@ -38,7 +38,7 @@ ENV_ID_EASY = "peggle_gym/PeggleEasy-v1"
 ENV_ID_HARD = "peggle_gym/PeggleHard-v1"
 
 #: Peggle-v1's aim noise, radians: the middle of the rater's "hard" tier (sigma50 0.01 to 0.03,
-#: docs/metrics.md), 8 board units of error at a peg 400 units from the cannon, two thirds of a
+#: docs/skill-model.md), 8 board units of error at a peg 400 units from the cannon, two thirds of a
 #: peg's radius. Medium and easy levels stay winnable; aims that need a few units of precision
 #: become gambles, and no two seeds play the same episode.
 V1_AIM_NOISE = 0.02

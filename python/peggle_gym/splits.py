@@ -12,7 +12,7 @@ episodes it is evaluated on (docs/baselines.md#named-splits).
 
 A split is declared once, here, and never changed: a different set of levels or episodes is a
 new version (``easy-v2``), so a figure quoted with a split's name can be made again. Its levels
-are also a function of the level generator (``LevelGenerator.version`` 1, docs/levels.md): a
+are also a function of the level generator (``LevelGenerator.version`` 1, docs/generator.md): a
 generator that changed what a seed makes would change every split, and would need new names.
 
 - ``easy-v1``: train on easy level seeds 0 to 199, test on easy seeds 100,000 to 100,099 (the
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 #: split lists its templates in this order, and the default (all nine) is this list.
 TEMPLATES = ("arcs", "rows", "rings", "spiral", "funnel", "bricks", "waves", "pockets", "ramps")
 
-#: The families the cross-template splits stratify by (docs/levels.md's template table):
+#: The families the cross-template splits stratify by (docs/generator.md's template table):
 #: curves of round or brick pegs; fields and rings (rows and closed loops of pegs); walls and
 #: blocks (peg or block walls, pockets, springy ramps that throw the ball back up).
 TEMPLATE_FAMILIES = {

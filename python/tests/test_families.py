@@ -1,4 +1,4 @@
-"""The families of known order (Levels/families, docs/metrics.md "Families of known order") hold what
+"""The families of known order (Levels/families, docs/estimate-checks.md "Families of known order") hold what
 they claim, checked from the JSON: enough families and levels, one knob turned per family with
 everything else the same, the knob turned only the way that makes a level harder, unique names,
 valid levels, and the committed files are exactly what scripts/make_families.py writes."""

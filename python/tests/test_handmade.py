@@ -1,4 +1,4 @@
-"""The hand-made held-out set (Levels/handmade, docs/levels.md and docs/metrics.md): at least 20
+"""The hand-made held-out set (Levels/handmade, docs/levels.md and docs/estimate-checks.md): at least 20
 levels, valid, named uniquely beside the bundled levels and the families, and exactly what
 scripts/make_handmade.py writes. Their ratings and the estimate's score on them are checked by
 Tests/PeggleEstimateTests/HeldOutEstimateTests.swift."""

@@ -1,4 +1,4 @@
-"""scripts/score_estimate.py, the held-out checks of docs/metrics.md: on the hand-made set it reports
+"""scripts/score_estimate.py, the held-out checks of docs/estimate-checks.md: on the hand-made set it reports
 what HeldOutEstimateTests pins (rho 0.850, 24 of 25 inside, the one outside not flagged), generated
 levels are scored per distribution and template, and bad input is refused with the file named,
 exit code 2 and nothing on standard output."""

@@ -108,7 +108,7 @@ struct Report: ParsableCommand {
     }
 
     /// Each rated level's orange pegs over its skill games near sigma50, in the order of
-    /// `ratings`, replayed from the stored shots (docs/metrics.md, "Why a level is hard"). A level
+    /// `ratings`, replayed from the stored shots (docs/reports.md, "Why a level is hard"). A level
     /// whose stored file does not decode or validate has no rows.
     static func pegRates(_ ratings: [LevelRating], store: PeggleStore, levels: [LevelRecord], agents: [AgentRecord],
                          decoded: [String: Level]) throws -> [LevelPegRates] {
