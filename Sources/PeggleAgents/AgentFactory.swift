@@ -1,7 +1,8 @@
 import PeggleGame
 
-/// An agent as text names it ("random", "greedy", "linear:FILE"): its kind, and for a kind that
-/// takes one, the argument after the colon (a linear agent's weights file). The command line,
+/// An agent as text names it ("random", "greedy", "linear:FILE", "mlp:FILE"): its kind, and for a
+/// kind that takes one, the argument after the colon (a linear agent's weights file, a network
+/// policy's file). The command line,
 /// the studio, the level search and the bench all name and make agents through this and
 /// `AgentFactory`, so a kind is declared once, in `AgentFactory.kinds`.
 public struct AgentSpec: Hashable, Sendable {
@@ -78,6 +79,7 @@ public struct AgentTuning: Sendable {
 extension AgentKind {
     public static let random = AgentKind(declaring: "random")
     public static let linear = AgentKind(declaring: "linear")
+    public static let mlp = AgentKind(declaring: "mlp")
 }
 
 /// The built-in agents: one entry per kind a program plays, with how text names it and how it
@@ -117,6 +119,9 @@ public enum AgentFactory {
         Entry(kind: .linear, argument: .init(placeholder: "FILE", noun: "its weights file", example: "Agents/linear.json")) { file, tuning in
             try tuning.loadLinear(file ?? "")
         },
+        Entry(kind: .mlp, argument: .init(placeholder: "FILE", noun: "its policy file", example: "Agents/mlp.json")) { file, _ in
+            try MLPAgent.load(path: file ?? "")
+        },
     ]
 
     /// The kinds a program plays, in the table's order: what the command line and the studio
@@ -126,7 +131,7 @@ public enum AgentFactory {
     /// The entry of the kind named `name`, if a program plays it.
     public static func entry(_ name: String) -> Entry? { kinds.first { $0.kind.rawValue == name } }
 
-    /// Every kind as written, for help and messages: "random, greedy or linear:FILE".
+    /// Every kind as written, for help and messages: "random, greedy, linear:FILE or mlp:FILE".
     public static var syntaxList: String {
         let all = kinds.map(\.syntax)
         return all.count == 1 ? all[0] : all.dropLast().joined(separator: ", ") + " or " + all.last!

@@ -1,5 +1,6 @@
 @testable import PeggleAgents
 import PeggleGame
+import PeggleTestSupport
 import Testing
 
 /// The one table of built-in agents: how text names each kind, what a name that is not one is
@@ -11,9 +12,9 @@ import Testing
     }
 
     @Test func theTableHoldsEveryKindAProgramPlaysInOrder() {
-        #expect(AgentFactory.programKinds == [.random, .greedy, .linear])
-        #expect(AgentFactory.kinds.map(\.syntax) == ["random", "greedy", "linear:FILE"])
-        #expect(AgentFactory.syntaxList == "random, greedy or linear:FILE")
+        #expect(AgentFactory.programKinds == [.random, .greedy, .linear, .mlp])
+        #expect(AgentFactory.kinds.map(\.syntax) == ["random", "greedy", "linear:FILE", "mlp:FILE"])
+        #expect(AgentFactory.syntaxList == "random, greedy, linear:FILE or mlp:FILE")
     }
 
     /// Each entry once, never `human`, and each makes an agent of its own kind (the kind the store
@@ -23,7 +24,8 @@ import Testing
         #expect(!AgentFactory.programKinds.contains(.human))
         let tuning = AgentTuning(loadLinear: { _ in LinearAgent(weights: [Float](repeating: 0, count: AimEncoder.featureCount)) })
         for entry in AgentFactory.kinds {
-            let spec = AgentSpec(kind: entry.kind, argument: entry.argument?.example)
+            // The example files from the repository's root, wherever the tests run.
+            let spec = AgentSpec(kind: entry.kind, argument: entry.argument.map { Repository.url($0.example).path })
             #expect(try AgentSpec(spec.text) == spec)
             #expect(try AgentFactory.make(spec, tuning).kind == entry.kind)
         }
@@ -43,6 +45,7 @@ import Testing
         #expect(refusal("bogus") == "unknown agent 'bogus' (expected \(AgentFactory.syntaxList))")
         #expect(refusal("greedy:x") == "unknown agent 'greedy:x' (expected \(AgentFactory.syntaxList))")
         #expect(refusal("linear") == "linear needs its weights file: linear:FILE (e.g. linear:Agents/linear.json)")
+        #expect(refusal("mlp") == "mlp needs its policy file: mlp:FILE (e.g. mlp:Agents/mlp.json)")
         #expect(refusal("human") == "human games are played by people in `peggle studio`, not by a program")
         #expect(throws: AgentSpecError.playedByPeople) { try AgentFactory.make(AgentSpec(kind: .human)) }
         // A kind the store may hold but no entry plays.
@@ -71,5 +74,9 @@ import Testing
         })
         #expect(try AgentFactory.make(.linear(file: "w.json"), loaded).label == LinearAgent(weights: weights).label)
         #expect(throws: PolicyFileError.self) { try AgentFactory.make(.linear(file: "/nonexistent/w.json")) }
+        // A network policy's file is read by the factory itself, whatever the tuning.
+        #expect(throws: PolicyFileError(path: "/nonexistent/m.json", message: "no such file")) {
+            try AgentFactory.make(AgentSpec(kind: .mlp, argument: "/nonexistent/m.json"), tuned)
+        }
     }
 }
