@@ -11,7 +11,15 @@
    board units right, then back) each followed by POST /api/estimate of the edited level, as the
    page does; timed from sending the edit to the estimate's reply read (the designer's wait).
 
+4. A designer's library (`--library FOLDER`, e.g. 10,000 levels from `peggle level generate`):
+   from starting the studio to its first list reply and to the index complete; then, median of
+   `--rounds` x 5 requests each, the first page of the list (200 levels), a text filter, a sort by
+   name (descending) and a mode filter; one file rewritten outside the studio (a new name) until
+   the list shows it; the server's resident memory at the end. The folder is copied first, so the
+   rewrite touches only the copy.
+
 Usage: python python/bench_studio.py [--peggle .build/release/peggle] [--rounds 5] [--only estimate] [--json]
+       python python/bench_studio.py --only library --library /tmp/lib10k
 """
 import argparse
 import json
@@ -138,15 +146,67 @@ def estimates(peggle, folder, edits=20):
     return rows
 
 
+def get(url):
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url) as r:
+        reply = r.read()
+    return time.perf_counter() - t0, json.loads(reply)
+
+
+def library(peggle, source, rounds):
+    """Part 4 on a copy of `source` (see the docstring); times in ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp) / "lib"
+        shutil.copytree(source, folder)
+        files = sorted(folder.glob("*.json"))
+        proc, url, t0 = start(peggle, folder)
+        try:
+            first_reply = None
+            while True:
+                _, page = get(url + "api/levels?limit=1")
+                first_reply = first_reply or time.perf_counter() - t0
+                if page["complete"]:
+                    break
+                time.sleep(0.01)
+            built = time.perf_counter() - t0
+            queries = {"first page": "api/levels", "filter": "api/levels?q=arcs%2012",
+                       "sort by name, descending": "api/levels?sort=name&order=desc",
+                       "mode filter": "api/levels?mode=dodge"}
+            times = {name: [] for name in queries}
+            for _ in range(rounds):
+                for name, path in queries.items():
+                    for _ in range(5):
+                        times[name].append(get(url + path)[0])
+            # One level rewritten in place, outside the studio, with a name no other level has.
+            target = files[len(files) // 2]
+            level = json.loads(target.read_text())
+            level["name"] = "Edited Outside"
+            target.write_text(json.dumps(level))
+            t_edit = time.perf_counter()
+            while get(url + "api/levels?q=edited%20outside")[1]["matched"] != 1:
+                pass
+            edited = time.perf_counter() - t_edit
+            rss = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmRSS"))
+            count = page["total"]
+        finally:
+            stop(proc)
+    return {"levels": count, "first_reply_s": first_reply, "index_complete_s": built,
+            "median_ms": {name: statistics.median(t) * 1000 for name, t in times.items()},
+            "edited_file_shown_ms": edited * 1000, "rss_mb": rss / 1024}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--peggle", default=str(ROOT / ".build" / "release" / "peggle"))
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", choices=["cold-start", "shots", "estimate"])
+    ap.add_argument("--only", choices=["cold-start", "shots", "estimate", "library"])
+    ap.add_argument("--library", help="a folder of levels for part 4 (run only with it)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     parts = {"cold_start": lambda f: cold_starts(args.peggle, args.rounds, f), "shots": lambda f: shots(args.peggle, f),
              "estimate": lambda f: estimates(args.peggle, f)}
+    if args.library:
+        parts["library"] = lambda f: library(args.peggle, args.library, args.rounds)
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp) / "levels"
         shutil.copytree(ROOT / "Levels", folder)
@@ -154,6 +214,11 @@ def main():
     if args.json:
         print(json.dumps(result))
         return
+    if "library" in result:
+        r = result["library"]
+        print("library of %d levels: first list reply %.2f s after start, index complete %.2f s; %s; an edited file shown "
+              "in %.1f ms; %.0f MB resident" % (r["levels"], r["first_reply_s"], r["index_complete_s"], ", ".join(
+                  "%s %.1f ms" % kv for kv in r["median_ms"].items()), r["edited_file_shown_ms"], r["rss_mb"]))
     if "estimate" in result:
         rows = result["estimate"]
         print("edit -> estimate round trip, ms (20 edits per level): median %.1f to %.1f per level, slowest %.1f" % (

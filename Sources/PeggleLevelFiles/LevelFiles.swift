@@ -31,6 +31,11 @@ extension LevelFolder {
     /// The suffix a level file's name ends in.
     public static let levelSuffix = ".json"
 
+    /// Whether a name in a folder is a level file's by the rule above (folders aside).
+    public static func isLevelFileName(_ name: String) -> Bool {
+        name.hasSuffix(levelSuffix) && !name.hasPrefix(".")
+    }
+
     /// The names of the level files directly in `folder` (the rule above), in byte order.
     public static func levelFileNames(in folder: String) throws(LevelFolderError) -> [String] {
         let fm = FileManager.default
@@ -41,7 +46,7 @@ extension LevelFolder {
             throw LevelFolderError(path: folder, reason: "cannot be read as a folder (\(reason(error)))")
         }
         return items.filter { name in
-            guard name.hasSuffix(levelSuffix), !name.hasPrefix(".") else { return false }
+            guard isLevelFileName(name) else { return false }
             var isFolder: ObjCBool = false
             let exists = fm.fileExists(atPath: (folder as NSString).appendingPathComponent(name), isDirectory: &isFolder)
             return exists && !isFolder.boolValue

@@ -52,7 +52,13 @@ public enum LevelFolder {
     /// `base + tail`, or `base + tail + " 2"`, `" 3"`..., whichever no level in `dir` other than
     /// the file `except` is named (case-insensitively), within the name limit.
     public static func uniqueName(_ base: String, tail: String = "", in dir: String, except: String? = nil) -> String {
-        let taken = Set(levelNames(in: dir).filter { except == nil || !samePath($0.key, except!) }.values.map { $0.lowercased() })
+        uniqueName(base, tail: tail, taken: Set(levelNames(in: dir).filter { except == nil || !samePath($0.key, except!) }
+            .values.map { $0.lowercased() }))
+    }
+
+    /// `base + tail`, or `base + tail + " 2"`, `" 3"`..., whichever is not in `taken` (names in
+    /// lower case), within the name limit.
+    public static func uniqueName(_ base: String, tail: String = "", taken: Set<String>) -> String {
         var n = 1
         while true {
             let name = fittedName(base, tail: tail + (n == 1 ? "" : " \(n)"))

@@ -20,8 +20,8 @@ public struct LevelLibrary: Sendable {
     /// The folder, absolute and with links resolved.
     public let folder: String
 
-    /// Opens `folder`, creating it when missing.
-    public init(folder: String) throws(StudioError) {
+    /// Opens `folder`, creating it when missing; its index reads files on `threads` threads.
+    public init(folder: String, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StudioError) {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir) {
             guard isDir.boolValue else { throw StudioError(400, "\(folder): is a file, not a folder of levels") }
@@ -31,7 +31,11 @@ public struct LevelLibrary: Sendable {
             }
         }
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+        index = LibraryIndex(folder: self.folder, threads: threads)
     }
+
+    /// The folder's index: what the list shows and the name checks read (`LibraryIndex`).
+    public let index: LibraryIndex
 
     /// One level of the folder, for the level list.
     public struct Entry: Sendable, Encodable, Equatable {
@@ -45,23 +49,33 @@ public struct LevelLibrary: Sendable {
     }
 
     /// The folder's level files (`LevelFolder.levelFileNames`: `*.json`, not hidden, in byte order
-    /// of the names); none when it cannot be read.
-    public func list() -> [Entry] {
-        let items = (try? LevelFolder.levelFileNames(in: folder)) ?? []
-        return items.map { file in
-            do throws(StudioError) {
-                let (level, readOnly) = try open(file)
-                return Entry(file: file, name: level.name, readOnly: readOnly, mode: level.mode.name, pegs: level.pegs.count,
-                             orange: level.count(of: .orange), blocks: level.blocks.count, error: nil)
-            } catch {
-                return Entry(file: file, name: file, readOnly: true, mode: "", pegs: 0, orange: 0, blocks: 0, error: error.message)
-            }
-        }
+    /// of the names), from the index; none when the folder cannot be read.
+    public func list() -> [Entry] { index.entries() }
+
+    /// A page of the list, filtered and sorted (`GET /api/levels`).
+    public func list(_ query: LevelQuery) -> LevelPage { index.page(query) }
+
+    /// A level name no level of the folder has (other than the file `except`), from `base`.
+    public func uniqueName(_ base: String, tail: String = "", except: String? = nil) -> String {
+        LevelFolder.uniqueName(base, tail: tail, taken: Set(takenNames(except: except).values))
+    }
+
+    /// The names the folder's levels have, in lower case, by file, less the file `except` (a
+    /// path; a link and its target are the same file).
+    func takenNames(except: String?) -> [String: String] {
+        let names = index.names()
+        guard let except else { return names }
+        return names.filter { !LevelFolder.samePath((folder as NSString).appendingPathComponent($0.key), except) }
     }
 
     /// Reads `file`: the level and whether it is read-only (marked so, or not writable).
     public func open(_ file: String) throws(StudioError) -> (level: Level, readOnly: Bool) {
-        let path = try path(of: file)
+        try Self.open(file, in: folder)
+    }
+
+    /// `open` in the folder `folder` (absolute, links resolved): what the index reads each file with.
+    static func open(_ file: String, in folder: String) throws(StudioError) -> (level: Level, readOnly: Bool) {
+        let path = try path(of: file, in: folder)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .notFound("\(file): no such level in the folder")
         }
@@ -110,7 +124,7 @@ public struct LevelLibrary: Sendable {
         }
         var note: String?
         if asCopy {
-            level.name = LevelFolder.uniqueName(level.name, tail: " (copy)", in: folder)
+            level.name = uniqueName(level.name, tail: " (copy)")
             note = "saved as a copy, '\(level.name)'"
         } else if target == nil {
             try checkNameFree(level.name, except: nil)
@@ -161,18 +175,18 @@ public struct LevelLibrary: Sendable {
 
     /// Refuses a name another level of the folder (other than the file `except`) already has.
     func checkNameFree(_ name: String, except: String?) throws(StudioError) {
-        let clash = LevelFolder.levelNames(in: folder)
-            .filter { except == nil || !LevelFolder.samePath($0.key, except!) }
-            .first { $0.value.lowercased() == name.lowercased() }
-        if let clash {
-            throw .conflict("a level named '\(name)' is already in the folder (\((clash.key as NSString).lastPathComponent)); "
+        let lower = name.lowercased()
+        if let clash = takenNames(except: except).filter({ $0.value == lower }).keys.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            throw .conflict("a level named '\(name)' is already in the folder (\(clash)); "
                 + "names are unique per folder: choose another name")
         }
     }
 
     /// The path of the bare file name `file` in the folder. Refuses anything else: separators,
     /// `..`, hidden files, names not ending in .json, and links that lead out of the folder.
-    public func path(of file: String) throws(StudioError) -> String {
+    public func path(of file: String) throws(StudioError) -> String { try Self.path(of: file, in: folder) }
+
+    static func path(of file: String, in folder: String) throws(StudioError) -> String {
         guard !file.isEmpty else { throw .badRequest("the level file name is empty") }
         guard file.utf8.count <= 255, !file.contains("/"), !file.contains("\\"), !file.contains("\0"),
               !file.hasPrefix("."), file != ".." else {

@@ -150,7 +150,7 @@ public struct StudioAPI: Sendable {
 
     /// A new empty level with a name no level of the folder has.
     public func newLevel() -> Opened {
-        let level = Level(name: LevelFolder.uniqueName("New level", in: library.folder))
+        let level = Level(name: library.uniqueName("New level"))
         return Opened(file: "", level: LevelCodec.encode(level), readOnly: false,
                       issues: level.validate(rules: rules).map(\.description))
     }

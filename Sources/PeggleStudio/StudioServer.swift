@@ -32,7 +32,14 @@ public enum StudioServer {
         router.get("/studio.css") { _, _ in page(PackageResources.studio_css, "text/css; charset=utf-8") }
         router.get("/studio.js") { _, _ in page(PackageResources.studio_js, "text/javascript; charset=utf-8") }
         router.get("/api/config") { _, _ in reply { api.config } }
-        router.get("/api/levels") { _, _ in reply { api.library.list() } }
+        router.get("/api/levels") { request, _ in
+            // Hummingbird decodes the values' percent escapes, not the names' (nor `+`: the page
+            // writes a space as %20).
+            let parameters = request.uri.queryParameters.map { name, value in
+                (String(name).removingPercentEncoding ?? String(name), String(value))
+            }
+            return reply { () throws(StudioError) in api.library.list(try LevelQuery(parameters: parameters)) }
+        }
         router.get("/api/levels/:file") { _, context in
             // The router leaves parameters percent-encoded; the name is checked after decoding.
             let file = context.parameters.get("file") ?? ""

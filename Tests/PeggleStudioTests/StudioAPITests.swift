@@ -107,8 +107,10 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         let folder = try StudioFolder()
         try Data("not json".utf8).write(to: folder.url.appendingPathComponent("broken.json"))
         try await withStudio(folder) { client in
-            let r = try await client.execute(uri: "/api/levels", method: .get)
-            let list = try #require(try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]])
+            let page = try json(try await client.execute(uri: "/api/levels", method: .get).body)
+            #expect(page["total"] as? Int == 3)
+            #expect(page["complete"] as? Bool == true)
+            let list = try #require(page["items"] as? [[String: Any]])
             #expect(list.map { $0["file"] as? String } == ["broken.json", "first-steps.json", "mine.json"])
             #expect(list.map { $0["readOnly"] as? Bool } == [true, true, false])
             #expect(list[1]["name"] as? String == "First Steps")

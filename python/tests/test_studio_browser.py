@@ -469,3 +469,46 @@ def test_a_page_on_another_origin_cannot_write_and_a_rebound_name_cannot_read(pe
     finally:
         stop(proc)
     assert sorted((p.name, p.read_text()) for p in folder.iterdir()) == before
+
+
+def test_the_level_list_pages_searches_and_sorts_on_the_server(browser, peggle_bin, tmp_path):
+    """A folder of 205 generated levels: the list shows the first 200, the next page the other 5;
+    the search box and the sort keep the page in step with the server's index; a level written
+    outside the studio shows when the list is asked again."""
+    folder = tmp_path / "levels"
+    subprocess.run([peggle_bin, "level", "generate", "--count", "205", "--seed", "7", "--distribution", "easy",
+                    "--out", str(folder)], check=True, stdout=subprocess.DEVNULL)
+    files = sorted(p.name for p in folder.glob("*.json"))
+    proc, url = serve(peggle_bin, folder)
+    try:
+        d = browser
+        wait = open_studio(d, url)
+        items = "[...document.querySelectorAll('#level-list li')].map(li => li.dataset.file)"
+        wait.until(lambda d: js(d, items) == files[:200])
+        assert d.find_element(By.ID, "list-count").text == "1–200 of 205"
+        assert not d.find_element(By.ID, "list-next").get_property("disabled")
+        d.find_element(By.ID, "list-next").click()
+        wait.until(lambda d: js(d, items) == files[200:])
+        assert d.find_element(By.ID, "list-count").text == "201–205 of 205"
+        assert d.find_element(By.ID, "list-next").get_property("disabled")
+        # A search goes back to the first page of what it finds (names hold the template).
+        name = json.loads((folder / files[3]).read_text())["name"]
+        d.find_element(By.ID, "list-search").send_keys(name)
+        wait.until(lambda d: js(d, items) == [files[3]])
+        assert d.find_element(By.ID, "list-count").text == "1–1 of 1 of 205"
+        d.find_element(By.ID, "list-search").clear()
+        d.find_element(By.ID, "list-search").send_keys(" ")  # an input event for the cleared box
+        wait.until(lambda d: len(js(d, items)) == 200)
+        # Reversed file order: the last file first.
+        d.find_element(By.ID, "list-order").click()
+        wait.until(lambda d: js(d, items)[:2] == files[::-1][:2])
+        # Written outside the studio: shown on the next request (a sort change asks again).
+        level = json.loads((folder / files[0]).read_text())
+        level["name"] = "Zzz Written Outside"
+        (folder / "zzz-outside.json").write_text(json.dumps(level))
+        d.find_element(By.ID, "list-order").click()
+        d.find_element(By.ID, "list-order").click()
+        wait.until(lambda d: js(d, items)[0] == "zzz-outside.json")
+        shot(d, "studio-level-list")
+    finally:
+        stop(proc)

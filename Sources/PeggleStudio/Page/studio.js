@@ -54,11 +54,33 @@ function say(text, kind) {
 
 // MARK: levels
 
+// The list is a page of the server's index (GET /api/levels): the server filters, sorts and
+// pages, so a folder of ten thousand levels sends the page no more than LIST_PAGE of them.
+const LIST_PAGE = 200;
+const list = { offset: 0, asked: 0, timer: null };
+
+function listQuery() {
+  const q = new URLSearchParams({ offset: list.offset, limit: LIST_PAGE, sort: $("#list-sort").value,
+                                  order: $("#list-order").dataset.desc ? "desc" : "asc" });
+  const text = $("#list-search").value.trim();
+  if (text) q.set("q", text);
+  if ($("#list-mode").value) q.set("mode", $("#list-mode").value);
+  // URLSearchParams writes a space as '+', which the server keeps: write it as %20.
+  return q.toString().replace(/\+/g, "%20");
+}
+
 async function refreshList() {
-  const items = await api("GET", "/api/levels");
+  const asked = ++list.asked;
+  const page = await api("GET", "/api/levels?" + listQuery());
+  if (asked !== list.asked) return;  // a newer request (typing, paging) answers instead
+  if (page.items.length === 0 && page.matched > 0 && list.offset > 0) {
+    // The page was past the end (levels removed meanwhile): show the last one.
+    list.offset = Math.max(0, Math.floor((page.matched - 1) / LIST_PAGE) * LIST_PAGE);
+    return refreshList();
+  }
   const ul = $("#level-list");
   ul.innerHTML = "";
-  for (const item of items) {
+  for (const item of page.items) {
     const li = document.createElement("li");
     li.dataset.file = item.file;
     if (item.file === studio.file) li.className = "open";
@@ -75,6 +97,19 @@ async function refreshList() {
     li.onclick = () => openLevel(item.file);
     ul.appendChild(li);
   }
+  const first = page.items.length ? page.offset + 1 : 0, last = page.offset + page.items.length;
+  const of = page.matched === page.total ? `${page.total}` : `${page.matched} of ${page.total}`;
+  $("#list-count").textContent = page.complete ? `${first}–${last} of ${of}`
+    : `${first}–${last} of ${of} (indexing ${page.total} of ${page.expected})`;
+  $("#list-prev").disabled = page.offset === 0;
+  $("#list-next").disabled = last >= page.matched;
+  clearTimeout(list.timer);
+  if (!page.complete) list.timer = setTimeout(refreshList, 500);  // until the index is built
+}
+
+function listChanged(resetOffset) {
+  if (resetOffset) list.offset = 0;
+  refreshList().catch((e) => say(e.message, "error"));
 }
 
 function confirmDiscard() {
@@ -889,6 +924,19 @@ async function start() {
   $("#budget").value = studio.config.ratingBudget;
   for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
   $("#new").onclick = newLevel;
+  for (const m of studio.config.modes) $("#list-mode").add(new Option(m.label, m.name));
+  let typing = null;
+  $("#list-search").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => listChanged(true), 150); });
+  $("#list-mode").onchange = () => listChanged(true);
+  $("#list-sort").onchange = () => listChanged(true);
+  $("#list-order").onclick = () => {
+    const b = $("#list-order");
+    if (b.dataset.desc) delete b.dataset.desc; else b.dataset.desc = "1";
+    b.textContent = b.dataset.desc ? "↓" : "↑";
+    listChanged(true);
+  };
+  $("#list-prev").onclick = () => { list.offset = Math.max(0, list.offset - LIST_PAGE); listChanged(false); };
+  $("#list-next").onclick = () => { list.offset += LIST_PAGE; listChanged(false); };
   $("#save").onclick = () => save({});
   $("#saveas").onclick = saveAs;
   $("#duplicate").onclick = () => save({ copy: true });

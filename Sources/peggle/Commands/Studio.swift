@@ -54,6 +54,8 @@ struct Studio: ParsableCommand {
         if let db {
             do { store = try PeggleStore(path: db) } catch { throw UserError("--db: \(error)") }
         }
+        // The level list's index is built behind the server: the page answers meanwhile.
+        library.index.startBuilding()
         let api = StudioAPI(library: library, store: store)
         let failure = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Hummingbird
+import HummingbirdTesting
+import PeggleLevel
+@testable import PeggleStudio
+import Testing
+
+/// The level list from the studio's index: paged, filtered and sorted on the server, and true to
+/// the folder after changes made outside the studio, with inotify and without it.
+@Suite struct LibraryIndexTests {
+    /// A folder of `count` levels "Level 000"... whose orange pegs count 1, 2, 3, 1, 2, 3...,
+    /// every third a beat-the-score level.
+    static func folder(_ count: Int) throws -> StudioFolder {
+        let folder = try StudioFolder()
+        for f in ["first-steps.json", "mine.json"] { try FileManager.default.removeItem(atPath: folder.file(f)) }
+        for i in 0..<count { try write(folder, "level-\(String(format: "%03d", i)).json", level(i)) }
+        return folder
+    }
+
+    static func level(_ i: Int, name: String? = nil) -> Level {
+        let oranges = i % 3 + 1
+        let mode: GameMode = i % 3 == 2 ? .beatTheScore(targetScore: 1000, timeLimit: 60) : .classic(balls: 5)
+        return Level(name: name ?? "Level \(String(format: "%03d", i))", mode: mode,
+                     pegs: (0..<oranges).map { Peg(id: $0 + 1, kind: .orange, center: .init(200 + 100 * Double($0), 300)) })
+    }
+
+    static func write(_ folder: StudioFolder, _ file: String, _ level: Level) throws {
+        try Data(LevelCodec.encode(level).utf8).write(to: folder.url.appendingPathComponent(file))
+    }
+
+    static func files(_ page: LevelPage) -> [String] { page.items.map(\.file) }
+
+    @Test func pagesFiltersAndSortsOnTheServer() throws {
+        let folder = try Self.folder(25)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        let first = library.list(LevelQuery(limit: 10))
+        #expect(first.total == 25 && first.matched == 25 && first.complete && first.expected == 25)
+        #expect(Self.files(first) == (0..<10).map { "level-\(String(format: "%03d", $0)).json" })
+        let last = library.list(LevelQuery(offset: 20, limit: 10))
+        #expect(Self.files(last) == (20..<25).map { "level-\(String(format: "%03d", $0)).json" })
+        #expect(library.list(LevelQuery(offset: 30)).items.isEmpty)
+        // Most orange pegs first; ties in file order.
+        let orange = library.list(LevelQuery(limit: 3, sort: .orange, descending: true))
+        #expect(Self.files(orange) == ["level-002.json", "level-005.json", "level-008.json"])
+        #expect(orange.items.map(\.orange) == [3, 3, 3])
+        // By name, descending; names compare without case.
+        try Self.write(folder, "zz.json", Self.level(0, name: "level 999"))
+        #expect(Self.files(library.list(LevelQuery(limit: 2, sort: .name, descending: true))) == ["zz.json", "level-024.json"])
+        // The text is found in the name or the file name, any case; the mode is the level's.
+        let found = library.list(LevelQuery(text: "LEVEL 01"))
+        #expect(Self.files(found) == (10..<20).map { "level-\(String(format: "%03d", $0)).json" })
+        #expect(found.matched == 10 && found.total == 26)
+        let beat = library.list(LevelQuery(text: "level-01", mode: "beat_the_score"))
+        #expect(Self.files(beat) == ["level-011.json", "level-014.json", "level-017.json"])
+    }
+
+    /// Every change made outside the studio shows at the next request: a new file, a file
+    /// renamed, rewritten in place, made read-only, replaced by something that is not a level,
+    /// removed; with inotify, and with a full scan where inotify is not there.
+    @Test(arguments: [true, false]) func changesMadeOutsideShowAtTheNextRequest(watching: Bool) throws {
+        let folder = try Self.folder(3)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        func unwatch() {
+            guard !watching else { return }
+            let fd = library.index.state.withLock { s -> Int32 in defer { s.watch = -1 }; return s.watch }
+            if fd >= 0 { close(fd) }
+        }
+        func all() -> [LevelLibrary.Entry] { library.list(LevelQuery()).items }
+        #expect(all().map(\.name) == ["Level 000", "Level 001", "Level 002"])
+        unwatch()
+        #expect((library.index.state.withLock { $0.watch } >= 0) == watching)
+
+        try Self.write(folder, "new.json", Self.level(5, name: "Fresh"))
+        #expect(all().map(\.file) == ["level-000.json", "level-001.json", "level-002.json", "new.json"])
+        unwatch()
+        try FileManager.default.moveItem(atPath: folder.file("new.json"), toPath: folder.file("moved.json"))
+        #expect(all().map(\.file) == ["level-000.json", "level-001.json", "level-002.json", "moved.json"])
+        unwatch()
+        // In place: the same inode, a new name and more pegs.
+        let handle = try #require(FileHandle(forWritingAtPath: folder.file("level-001.json")))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(LevelCodec.encode(Self.level(2, name: "Rewritten")).utf8))
+        try handle.close()
+        #expect(all()[1].name == "Rewritten" && all()[1].orange == 3)
+        unwatch()
+        #expect(chmod(folder.file("level-002.json"), 0o444) == 0)
+        #expect(all()[2].readOnly)
+        unwatch()
+        try Data("{}".utf8).write(to: folder.url.appendingPathComponent("level-000.json"))
+        #expect(all()[0].error?.hasPrefix("level-000.json: ") == true)
+        #expect(all()[0].name == "level-000.json")
+        unwatch()
+        try FileManager.default.removeItem(atPath: folder.file("moved.json"))
+        try Data("notes".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        try Data("{}".utf8).write(to: folder.url.appendingPathComponent(".hidden.json"))
+        #expect(all().map(\.file) == ["level-000.json", "level-001.json", "level-002.json"])
+        // The index agrees with a fresh one.
+        let fresh = try LevelLibrary(folder: folder.path, threads: 1)
+        #expect(fresh.list() == library.list())
+    }
+
+    /// A link in the folder to another level of it follows its target's changes, whose events
+    /// name the target, not the link.
+    @Test func aLinkFollowsItsTarget() throws {
+        let folder = try Self.folder(2)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("alias.json"), withDestinationPath: "level-000.json")
+        #expect(library.list(LevelQuery()).items.first?.name == "Level 000")
+        let handle = try #require(FileHandle(forWritingAtPath: folder.file("level-000.json")))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(LevelCodec.encode(Self.level(0, name: "Renamed")).utf8))
+        try handle.close()
+        #expect(library.list(LevelQuery(limit: 2)).items.map(\.name) == ["Renamed", "Renamed"])
+    }
+
+    /// The name check of a save reads the index, which sees a file written outside a moment ago.
+    @Test func aSaveSeesANameTakenOutsideTheStudio() throws {
+        let folder = try Self.folder(2)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        library.index.startBuilding()
+        try Self.write(folder, "outside.json", Self.level(0, name: "Taken"))
+        #expect(throws: StudioError.conflict("a level named 'TAKEN' is already in the folder (outside.json); "
+                                              + "names are unique per folder: choose another name")) {
+            try library.save(Self.level(1, name: "TAKEN"), file: nil)
+        }
+        #expect(library.uniqueName("Taken") == "Taken 2")
+        #expect(try library.save(Self.level(1, name: "Taken 2"), file: nil).file == "taken-2.json")
+        #expect(library.list(LevelQuery(text: "taken")).matched == 2)
+    }
+
+    @Test func badParametersAreRefusedNamingTheParameterAndTheValue() async throws {
+        func refusal(_ parameters: [(String, String)]) -> String? {
+            do { _ = try LevelQuery(parameters: parameters); return nil } catch { return error.message }
+        }
+        #expect(refusal([("limit", "0")]) == "bad request: limit=0 is not a whole number in 1...1000")
+        #expect(refusal([("offset", "-1")]) == "bad request: offset=-1 is not a whole number in 0...2147483647")
+        #expect(refusal([("sort", "size")]) == "bad request: sort=size is not one of file, name, mode, pegs, orange, blocks")
+        #expect(refusal([("order", "up")]) == "bad request: order=up is not asc or desc")
+        #expect(refusal([("page", "2")]) == "bad request: 'page' is not a parameter of the level list (offset, limit, sort, order, q, mode)")
+        #expect(refusal([("q", "a"), ("q", "b")]) == "bad request: 'q' is given twice")
+        #expect(try LevelQuery(parameters: [("offset", "5"), ("limit", "7"), ("sort", "name"), ("order", "desc"), ("q", "a b"), ("mode", "")])
+                == LevelQuery(offset: 5, limit: 7, sort: .name, descending: true, text: "a b", mode: nil))
+        // Through the server: the values' escapes decoded once.
+        let folder = try Self.folder(3)
+        try Self.write(folder, "spaced.json", Self.level(0, name: "A 100% level"))
+        try await withStudio(folder) { client in
+            let r = try await client.execute(uri: "/api/levels?limit=0", method: .get)
+            #expect(r.status == .badRequest)
+            #expect(try json(r.body)["error"] as? String == "bad request: limit=0 is not a whole number in 1...1000")
+            let page = try json(try await client.execute(uri: "/api/levels?q=a%20100%25&limit=1", method: .get).body)
+            #expect((page["items"] as? [[String: Any]])?.map { $0["file"] as? String } == ["spaced.json"])
+            #expect(page["matched"] as? Int == 1 && page["limit"] as? Int == 1)
+        }
+    }
+}
