@@ -283,7 +283,7 @@ public struct LevelQuery: Sendable, Equatable {
         func compare(_ a: LibraryIndex.Row, _ b: LibraryIndex.Row) -> Int {
             func order<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
             switch self {
-            case .file: return 0
+            case .file: return a.entry.file.utf8.lexicographicallyPrecedes(b.entry.file.utf8) ? -1 : (a.entry.file == b.entry.file ? 0 : 1)
             case .name: return order(a.key, b.key)
             case .mode: return order(a.entry.mode, b.entry.mode)
             case .pegs: return order(a.entry.pegs, b.entry.pegs)

@@ -40,6 +40,7 @@ import Testing
         let last = library.list(LevelQuery(offset: 20, limit: 10))
         #expect(Self.files(last) == (20..<25).map { "level-\(String(format: "%03d", $0)).json" })
         #expect(library.list(LevelQuery(offset: 30)).items.isEmpty)
+        #expect(Self.files(library.list(LevelQuery(limit: 2, descending: true))) == ["level-024.json", "level-023.json"])
         // Most orange pegs first; ties in file order.
         let orange = library.list(LevelQuery(limit: 3, sort: .orange, descending: true))
         #expect(Self.files(orange) == ["level-002.json", "level-005.json", "level-008.json"])
