@@ -37,7 +37,7 @@ LIMITS = {
     "protocol.md": (360, "the serve protocol is one specification: every command, reply, limit and frame"),
     "architecture.md": (370, "every module's role and the module table ArchitectureTableTests reads"),
     "agents.md": (400, "every agent kind and its options; another session is editing it"),
-    "baselines.md": (400, "the baselines' runs and tables; another session is editing it"),
+    "baselines.md": (400, "the baselines' splits, five-seed tables from run.py report, and their commands"),
 }
 
 
