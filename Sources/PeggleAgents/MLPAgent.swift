@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevel
 import PeggleUtilities
 
 /// A small feed-forward ranking network over the `aim` encoder's rows, the network of
@@ -81,7 +82,7 @@ public struct MLPNetwork: Sendable, Equatable {
         }
     }
 
-    /// Applied to every row, in order; the first takes `AimEncoder.featureCount` inputs.
+    /// Applied to every row, in order; the first takes a row's inputs (`inputs`).
     public let rows: [Layer]
     /// The board's summary of the rows' latents, in order (concatenated); empty: no board.
     public let pool: [Pool]
@@ -93,22 +94,33 @@ public struct MLPNetwork: Sendable, Equatable {
     /// One output: the row's score.
     public let score: Layer
 
-    /// Checks the shapes chain (`problem` says why not; a file's loader reports it).
-    public init(rows: [Layer], pool: [Pool] = [], board: [Layer] = [], mix: Layer? = nil, score: Layer) {
+    /// Checks the shapes chain for rows of `inputs` numbers (`problem` says why not; a file's
+    /// loader reports it).
+    public init(rows: [Layer], pool: [Pool] = [], board: [Layer] = [], mix: Layer? = nil, score: Layer,
+                inputs: Int = AimEncoder.featureCount) {
         self.rows = rows
         self.pool = pool
         self.board = board
         self.mix = mix
         self.score = score
-        if let problem = Self.problem(rows: rows, pool: pool, board: board, mix: mix, score: score) { preconditionFailure(problem) }
+        if let problem = Self.problem(rows: rows, pool: pool, board: board, mix: mix, score: score, inputs: inputs) {
+            preconditionFailure(problem)
+        }
     }
 
-    /// Why these layers do not make a ranking network over `AimEncoder.featureCount` features,
-    /// as "field: problem" with the document's field names; nil when they do.
-    static func problem(rows: [Layer], pool: [Pool], board: [Layer], mix: Layer?, score: Layer) -> String? {
+    /// A row's inputs: the first layer's.
+    public var inputs: Int { rows[0].inputs }
+
+    /// Why these layers do not make a ranking network over rows of `inputs` numbers (the
+    /// `aim` encoder's features, then any `RowExtra`s), as "field: problem" with the
+    /// document's field names; nil when they do.
+    static func problem(rows: [Layer], pool: [Pool], board: [Layer], mix: Layer?, score: Layer,
+                        inputs: Int = AimEncoder.featureCount) -> String? {
         guard let first = rows.first else { return "network.rows: empty (at least one layer)" }
-        if first.inputs != AimEncoder.featureCount {
+        if first.inputs != inputs {
+            let extra = inputs - AimEncoder.featureCount
             return "network.rows[0].inputs: \(first.inputs), but the '\(AimEncoder.name)' encoder's rows have \(AimEncoder.featureCount) features"
+                + (extra > 0 ? " and row_extras add \(extra)" : "")
         }
         for (k, pair) in zip(rows, rows.dropFirst()).enumerated() where pair.1.inputs != pair.0.outputs {
             return "network.rows[\(k + 1)].inputs: \(pair.1.inputs), but network.rows[\(k)] has \(pair.0.outputs) outputs"
@@ -177,7 +189,7 @@ public struct MLPNetwork: Sendable, Equatable {
         return ContentHash.hex(text)
     }
 
-    /// The score of each of `bins` rows of `AimEncoder.featureCount` features (row-major).
+    /// The score of each of `bins` rows of `inputs` numbers (row-major).
     ///
     /// Each layer is one gemm over the board's distinct rows. Distinct, because OpenBLAS runs
     /// the rows at a block's edge through other kernels, which round differently: two bins with
@@ -188,7 +200,7 @@ public struct MLPNetwork: Sendable, Equatable {
     /// rows get equal bits: an exact tie goes to the lowest bin, as PyTorch's argmax sends it.
     /// Only the mean pool counts every bin, in bin order.
     public func scores(_ features: UnsafeBufferPointer<Float>, bins: Int) -> [Float] {
-        let f = AimEncoder.featureCount
+        let f = inputs
         precondition(bins >= 1 && features.count >= bins * f, "\(features.count) features for \(bins) rows")
         // `slot[b]`: bin b's distinct row; the distinct rows in order of first appearance.
         var slot = [Int](repeating: 0, count: bins)
@@ -244,34 +256,108 @@ public struct MLPNetwork: Sendable, Equatable {
     }
 }
 
-/// A learned policy played natively (`mlp:FILE`): the `aim` encoder's rows of the board, scored
-/// by an `MLPNetwork` exported from Python (`python -m peggle_gym.export`); the best-scoring bin
-/// wins (the lowest on a tie, as PyTorch's argmax) and the agent fires at that bin's angle, as
-/// the environment's discrete action fires at row b's angle. No jitter and no random draw: the
-/// same board gives the same aim, which is what the policy did in Python (its deterministic
-/// action) and what lets a rater compute a level's first choice once.
+/// A number a network reads beside the `aim` encoder's features, appended to every row in this
+/// order (a policy file's `row_extras`): what the board's rows cannot say.
+public enum RowExtra: String, Sendable, CaseIterable, Codable {
+    /// The level's mode as a one-hot over `GameModeKind.allCases` (classic, beat the score,
+    /// dodge): the same shot is good in classic and bad in dodge, and a row cannot tell which
+    /// game it is in (docs/lab/2026-12-06-imitating-greedy.md: dodge 0.21 without it, 0.81 with).
+    case modeOneHot = "mode_one_hot"
+
+    /// Numbers it adds to a row.
+    public var width: Int {
+        switch self {
+        case .modeOneHot: GameModeKind.allCases.count
+        }
+    }
+
+    /// Its numbers for `game`.
+    func values(_ game: GameState) -> [Float] {
+        switch self {
+        case .modeOneHot:
+            let kind = game.level.mode.kind
+            return GameModeKind.allCases.map { $0 == kind ? 1 : 0 }
+        }
+    }
+}
+
+/// A search around a network (a policy file's `search`): the network proposes its `bins`
+/// best-scoring bins, each is fired on copies of the game at greedy's `samples` stratified aim
+/// offsets (scaled by the episode's sigma; one shot when sigma is 0) and valued by greedy's
+/// `ShotValue`, and the best is fired (ties as greedy breaks them: nearest straight down). The
+/// network is the prior, the simulation the judge: `bins * samples` simulated shots a decision
+/// against greedy's 224 (docs/agents.md).
+public struct MLPSearch: Sendable, Equatable, Codable {
+    public var bins: Int
+    public var samples: Int
+
+    public init(bins: Int, samples: Int) {
+        self.bins = bins
+        self.samples = samples
+    }
+
+    /// "8x4", as `parameters` and the structure text write it.
+    public var text: String { "\(bins)x\(samples)" }
+}
+
+/// A learned policy played natively (`mlp:FILE`): the `aim` encoder's rows of the board (each
+/// with the file's `RowExtra`s appended), scored by an `MLPNetwork` exported from Python
+/// (`python -m peggle_gym.export`); the best-scoring bin wins (the lowest on a tie, as PyTorch's
+/// argmax) and the agent fires at that bin's angle, as the environment's discrete action fires at
+/// row b's angle. With a `search`, the best few bins are simulated and the best shot wins.
+/// No jitter and no random draw either way: the same game gives the same aim, which is what the
+/// policy did in Python (its deterministic action) and what lets a rater compute a level's first
+/// choice once.
 public struct MLPAgent: WeightedAgent {
     public let encoder: AimEncoder
     public let network: MLPNetwork
+    /// Appended to every row after the encoder's features, in order.
+    public let extras: [RowExtra]
+    /// Simulate the network's best bins before firing; nil: fire its best bin.
+    public let search: MLPSearch?
     /// `network.weightsHash`, computed once.
     public let weightsHash: String
 
-    public init(network: MLPNetwork, encoder: AimEncoder = AimEncoder(bins: 31)) {
+    public init(network: MLPNetwork, encoder: AimEncoder = AimEncoder(bins: 31), extras: [RowExtra] = [],
+                search: MLPSearch? = nil) {
+        precondition(network.inputs == AimEncoder.featureCount + extras.reduce(0) { $0 + $1.width },
+                     "a network over rows of \(network.inputs) numbers for the aim features and \(extras)")
+        precondition(search.map { $0.bins >= 1 && $0.bins <= encoder.bins && $0.samples >= 1 } ?? true)
         self.network = network
         self.encoder = encoder
+        self.extras = extras
+        self.search = search
         weightsHash = network.weightsHash
     }
 
     public var kind: AgentKind { .mlp }
 
     public var parameters: [String: String] {
-        ["encoder": "\(AimEncoder.name)-v\(AimEncoder.version)", "bins": String(encoder.bins), "weights": weightsHash]
+        var p = ["encoder": "\(AimEncoder.name)-v\(AimEncoder.version)", "bins": String(encoder.bins), "weights": weightsHash]
+        // Both change what the agent decides, so they are part of its identity when present.
+        if !extras.isEmpty { p["extras"] = extras.map(\.rawValue).joined(separator: ",") }
+        if let search { p["search"] = search.text }
+        return p
     }
 
     public var choiceIgnoresRandomStream: Bool { true }
 
-    /// The chosen bin for an encoded board (`encoder.bins` rows, as the environment's `aim`
-    /// observation holds them).
+    /// The network's rows for `game`: the encoder's features of each bin, then the extras.
+    public func inputs(_ game: GameState) -> [Float] {
+        let board = encoder.encode(game)
+        guard !extras.isEmpty else { return board }
+        let tail = extras.flatMap { $0.values(game) }, f = AimEncoder.featureCount
+        var x: [Float] = []
+        x.reserveCapacity(encoder.bins * network.inputs)
+        for b in 0..<encoder.bins {
+            x.append(contentsOf: board[(b * f)..<((b + 1) * f)])
+            x.append(contentsOf: tail)
+        }
+        return x
+    }
+
+    /// The chosen bin for `encoder.bins` rows of `network.inputs` numbers (without extras: the
+    /// environment's `aim` observation).
     public func bin(features: UnsafeBufferPointer<Float>) -> Int {
         let s = network.scores(features, bins: encoder.bins)
         return s.withUnsafeBufferPointer { LinearAgent.bestBin($0, bins: encoder.bins, stride: 1, column: 0) }
@@ -279,8 +365,26 @@ public struct MLPAgent: WeightedAgent {
 
     public func bin(features: [Float]) -> Int { features.withUnsafeBufferPointer { bin(features: $0) } }
 
+    /// The `count` best-scoring bins, best first (ties to the lower bin, as the argmax; a NaN
+    /// score last).
+    public static func topBins(_ scores: [Float], count: Int) -> [Int] {
+        let order = scores.indices.sorted { a, b in
+            let x = scores[a].isNaN ? -Float.infinity : scores[a], y = scores[b].isNaN ? -Float.infinity : scores[b]
+            return x != y ? x > y : a < b
+        }
+        return Array(order.prefix(count))
+    }
+
     public func choose(_ game: GameState, context: ShotContext, rng: inout SeededGenerator) -> Double {
-        let b = bin(features: encoder.encode(game))
-        return min(max(encoder.angle(bin: b), -game.rules.maxAim), game.rules.maxAim)
+        let limit = game.rules.maxAim
+        func aim(_ b: Int) -> Double { min(max(encoder.angle(bin: b), -limit), limit) }
+        let x = inputs(game)
+        guard let search else { return aim(bin(features: x)) }
+        let angles = Self.topBins(network.scores(x, bins: encoder.bins), count: search.bins).map(aim)
+        // Greedy's own valuation: its stratified offsets and `ShotValue`, every proposal on
+        // every offset (no screening: the network has screened already).
+        let judge = GreedyAgent(noiseSamples: search.samples, screen: 0)
+        let values = judge.evaluate(game, angles, sigma: context.sigma)
+        return GreedyAgent.best(Array(zip(angles, values))).angle
     }
 }

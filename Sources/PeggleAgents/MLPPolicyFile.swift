@@ -9,7 +9,11 @@ import PeggleLevel
 /// float32 nearest the number written; the exporter writes the shortest text that reads back as
 /// the trained value, and `weights_hash` checks that it did).
 public struct MLPDocument: Sendable, Equatable, Codable {
-    public static let currentFormat = 1
+    /// Format 2 adds `row_extras` and `search`; a file without them is written as format 1, so
+    /// a build that reads only format 1 refuses exactly the files it would misplay.
+    public static let currentFormat = 2
+    /// The formats this build reads.
+    public static let formats = 1...currentFormat
 
     public struct Layer: Sendable, Equatable, Codable {
         public var inputs: Int
@@ -51,21 +55,28 @@ public struct MLPDocument: Sendable, Equatable, Codable {
     public var kind: String
     /// The observation the network reads: the `aim` encoder's settings and feature names.
     public var encoder: PolicyDocument.EncoderInfo
+    /// `RowExtra` names appended to every row, in order (format 2; absent: none).
+    public var rowExtras: [String]?
+    /// `MLPSearch` (format 2; absent: the network's best bin is fired).
+    public var search: MLPSearch?
     public var network: Network
     /// `MLPNetwork.weightsHash` of the network as read (16 hex digits).
     public var weightsHash: String
 
     enum CodingKeys: String, CodingKey {
-        case format, kind, encoder, network
+        case format, kind, encoder, network, search
+        case rowExtras = "row_extras"
         case weightsHash = "weights_hash"
     }
 
     /// The document of `agent` (tests and tools; the exporter writes the same fields from Python,
     /// plus a `source` object for people that no reader interprets).
     public init(_ agent: MLPAgent) {
-        format = Self.currentFormat
+        format = agent.extras.isEmpty && agent.search == nil ? 1 : Self.currentFormat
         kind = AgentKind.mlp.rawValue
         encoder = PolicyDocument.EncoderInfo(agent.encoder)
+        rowExtras = agent.extras.isEmpty ? nil : agent.extras.map(\.rawValue)
+        search = agent.search
         let n = agent.network
         network = Network(rows: n.rows.map(Layer.init),
                           board: n.mix == nil ? nil : Board(pool: n.pool.map(\.rawValue), layers: n.board.map(Layer.init)),
@@ -99,13 +110,33 @@ public struct MLPDocument: Sendable, Equatable, Codable {
         // Format and kind first, so another version or a linear policy's file is named as such
         // rather than by the first field it lacks.
         let header = try decode(Header.self)
-        if header.format != currentFormat { throw fail("format: \(header.format) is not supported (this build reads format \(currentFormat))") }
+        if !formats.contains(header.format) {
+            throw fail("format: \(header.format) is not supported (this build reads formats \(formats.lowerBound) to \(formats.upperBound))")
+        }
         if header.kind != AgentKind.mlp.rawValue {
             let reader = header.kind == AgentKind.linear.rawValue ? "linear:FILE" : "no agent of this build"
             throw fail("kind: '\(header.kind)' is not a network policy (such a file is read by \(reader))")
         }
         let doc = try decode(MLPDocument.self)
         let encoder = try checkedEncoder(doc.encoder, fail)
+        if doc.format == 1, doc.rowExtras != nil || doc.search != nil {
+            throw fail("format: 1, but \(doc.rowExtras != nil ? "row_extras" : "search") needs format 2 (a format-1 reader would ignore it)")
+        }
+        var extras: [RowExtra] = []
+        for (k, name) in (doc.rowExtras ?? []).enumerated() {
+            guard let e = RowExtra(rawValue: name) else {
+                throw fail("row_extras[\(k)]: '\(name)' (expected \(RowExtra.allCases.map(\.rawValue).joined(separator: " or ")))")
+            }
+            if extras.contains(e) { throw fail("row_extras[\(k)]: '\(name)' is named twice") }
+            extras.append(e)
+        }
+        if let s = doc.search {
+            if !(1...encoder.bins).contains(s.bins) { throw fail("search.bins: \(s.bins) (must be 1 to encoder.bins, \(encoder.bins))") }
+            if !GreedyAgent.noiseSamplesRange.contains(s.samples) {
+                throw fail("search.samples: \(s.samples) (must be \(GreedyAgent.noiseSamplesRange.lowerBound) to \(GreedyAgent.noiseSamplesRange.upperBound))")
+            }
+        }
+        let inputs = AimEncoder.featureCount + extras.reduce(0) { $0 + $1.width }
         let n = doc.network
         func layer(_ l: Layer, _ field: String) throws(PolicyFileError) -> MLPNetwork.Layer { try checkedLayer(l, field, fail) }
         var rows: [MLPNetwork.Layer] = []
@@ -124,8 +155,11 @@ public struct MLPDocument: Sendable, Equatable, Codable {
         let mix: MLPNetwork.Layer? = if let m = n.mix { try layer(m, "network.mix") } else { nil }
         let score = try layer(n.score, "network.score")
         if n.board != nil && board.isEmpty { throw fail("network.board.layers: empty (at least one layer)") }
-        if let problem = MLPNetwork.problem(rows: rows, pool: pool, board: board, mix: mix, score: score) { throw fail(problem) }
-        let agent = MLPAgent(network: MLPNetwork(rows: rows, pool: pool, board: board, mix: mix, score: score), encoder: encoder)
+        if let problem = MLPNetwork.problem(rows: rows, pool: pool, board: board, mix: mix, score: score, inputs: inputs) {
+            throw fail(problem)
+        }
+        let agent = MLPAgent(network: MLPNetwork(rows: rows, pool: pool, board: board, mix: mix, score: score, inputs: inputs),
+                             encoder: encoder, extras: extras, search: doc.search)
         if doc.weightsHash != agent.weightsHash {
             throw fail("weights_hash: '\(doc.weightsHash)', but the network as read hashes to '\(agent.weightsHash)' "
                        + "(a number changed, or was written with too few digits to read back as its float32 value)")

@@ -10,7 +10,7 @@ import Testing
 /// A network of `AimPolicy`'s shape (features -> hidden -> hidden per row; mean and max pooled
 /// through one layer; the mix; the score) with Gaussian weights of the size PyTorch's
 /// initialisation gives, from `seed`.
-func randomNetwork(hidden: Int, seed: UInt64, board: Bool = true) -> MLPNetwork {
+func randomNetwork(hidden: Int, seed: UInt64, board: Bool = true, inputs: Int = AimEncoder.featureCount) -> MLPNetwork {
     var rng = SeededGenerator(seed: seed)
     func layer(_ i: Int, _ o: Int, _ a: MLPNetwork.Activation) -> MLPNetwork.Layer {
         let s = 1 / Double(i).squareRoot()
@@ -18,11 +18,10 @@ func randomNetwork(hidden: Int, seed: UInt64, board: Bool = true) -> MLPNetwork 
                                 weights: (0..<(i * o)).map { _ in Float(rng.nextGaussian() * s) },
                                 biases: (0..<o).map { _ in Float(rng.nextGaussian() * 0.1) })
     }
-    let f = AimEncoder.featureCount
-    let rows = [layer(f, hidden, .relu), layer(hidden, hidden, .relu)]
-    guard board else { return MLPNetwork(rows: rows, score: layer(hidden, 1, .identity)) }
+    let rows = [layer(inputs, hidden, .relu), layer(hidden, hidden, .relu)]
+    guard board else { return MLPNetwork(rows: rows, score: layer(hidden, 1, .identity), inputs: inputs) }
     return MLPNetwork(rows: rows, pool: [.mean, .max], board: [layer(2 * hidden, hidden, .relu)],
-                      mix: layer(hidden, hidden, .relu), score: layer(hidden, 1, .identity))
+                      mix: layer(hidden, hidden, .relu), score: layer(hidden, 1, .identity), inputs: inputs)
 }
 
 /// The same network in double, one multiply-add at a time: the reference the BLAS forward pass
@@ -331,7 +330,8 @@ func decisionStates(_ files: [String] = ["first-steps.json", "fortress.json", "s
             try refusal { o in edit(&o, path, { $0 = value }) }
         }
         let names = AimEncoder.featureNames
-        #expect(try set(["format"], 2) == "m.json: format: 2 is not supported (this build reads format 1)")
+        #expect(try set(["format"], 3) == "m.json: format: 3 is not supported (this build reads formats 1 to 2)")
+        #expect(try set(["search"], ["bins": 2, "samples": 2]) == "m.json: format: 1, but search needs format 2 (a format-1 reader would ignore it)")
         #expect(try set(["kind"], "linear") == "m.json: kind: 'linear' is not a network policy (such a file is read by linear:FILE)")
         #expect(try set(["kind"], "tree") == "m.json: kind: 'tree' is not a network policy (such a file is read by no agent of this build)")
         #expect(try set(["encoder", "name"], "objects") == "m.json: encoder: 'objects' version 1; this build reads 'aim' version 1")
@@ -378,6 +378,114 @@ func decisionStates(_ files: [String] = ["first-steps.json", "fortress.json", "s
         #expect(throws: PolicyFileError(path: "/no/such/mlp.json", message: "no such file")) { try MLPAgent.load(path: "/no/such/mlp.json") }
         let dir = FileManager.default.temporaryDirectory.path
         #expect(throws: PolicyFileError(path: dir, message: "is a directory, not a policy file")) { try MLPAgent.load(path: dir) }
+    }
+}
+
+/// Format 2: the level's mode appended to every row, and a search that simulates the network's
+/// best bins with greedy's valuation.
+@Suite struct MLPExtrasAndSearchTests {
+    static let width = AimEncoder.featureCount + RowExtra.modeOneHot.width
+
+    @Test func theModeOneHotIsAppendedToEveryRowTheNetworkReads() throws {
+        #expect(RowExtra.modeOneHot.width == 3)
+        let agent = MLPAgent(network: randomNetwork(hidden: 16, seed: 4, inputs: Self.width), extras: [.modeOneHot])
+        let plain = MLPAgent(network: randomNetwork(hidden: 16, seed: 4))
+        for (file, hot) in [("first-steps.json", [Float(1), 0, 0]), ("score-rush.json", [0, 1, 0]), ("gauntlet.json", [0, 0, 1])] {
+            let game = try GameState(level: try bundledLevel(file), seed: 0)
+            let x = agent.inputs(game), board = agent.encoder.encode(game), f = AimEncoder.featureCount
+            #expect(x.count == 31 * Self.width)
+            for b in [0, 15, 30] {
+                #expect(Array(x[(b * Self.width)..<(b * Self.width + f)]) == Array(board[(b * f)..<((b + 1) * f)]), "\(file) bin \(b)")
+                #expect(Array(x[(b * Self.width + f)..<((b + 1) * Self.width)]) == hot, "\(file) bin \(b)")
+            }
+            var rng = SeededGenerator(seed: 0)
+            #expect(agent.choose(game, context: ShotContext(shots: 0, maxShots: 100), rng: &rng) == agent.encoder.angle(bin: agent.bin(features: x)))
+            #expect(plain.inputs(game) == board)
+        }
+        #expect(agent.parameters["extras"] == "mode_one_hot" && plain.parameters["extras"] == nil)
+    }
+
+    @Test func theSearchFiresTheBestSimulatedOfTheNetworksBestBins() throws {
+        let network = randomNetwork(hidden: 16, seed: 11)
+        let greedyOnAll = MLPAgent(network: network, search: MLPSearch(bins: 31, samples: 1))
+        let one = MLPAgent(network: network, search: MLPSearch(bins: 1, samples: 4))
+        let plain = MLPAgent(network: network)
+        let context = ShotContext(shots: 0, maxShots: 100, sigma: 0)
+        var differs = 0
+        for file in ["first-steps.json", "spiral.json", "fortress.json", "gauntlet.json", "score-rush.json"] {
+            let game = try GameState(level: try bundledLevel(file), seed: 0)
+            var rng = SeededGenerator(seed: 0)
+            // One proposal: the network's own choice, whatever the simulation says of it.
+            #expect(one.choose(game, context: context, rng: &rng) == plain.choose(game, context: context, rng: &rng))
+            // Every bin proposed, at sigma 0: the bin whose shot greedy's ShotValue rates best,
+            // the nearest straight down on a tie.
+            let angles = (0..<31).map { plain.encoder.angle(bin: $0) }
+            let values = angles.map { GreedyAgent.value(of: $0, on: game) }
+            let best = values.max()!
+            let ties: [Double] = angles.indices.filter { values[$0] == best }.map { angles[$0] }
+            let expected = ties.min { (a: Double, b: Double) -> Bool in abs(a) != abs(b) ? abs(a) < abs(b) : a < b }!
+            let chosen = greedyOnAll.choose(game, context: context, rng: &rng)
+            #expect(chosen == expected, "\(file)")
+            if chosen != plain.choose(game, context: context, rng: &rng) { differs += 1 }
+        }
+        #expect(differs >= 3)  // a random network is a poor judge; the search is not
+        #expect(greedyOnAll.parameters["search"] == "31x1")
+    }
+
+    @Test func underNoiseEachProposalIsValuedOnGreedysOffsets() throws {
+        let network = randomNetwork(hidden: 16, seed: 5)
+        let agent = MLPAgent(network: network, search: MLPSearch(bins: 4, samples: 4))
+        let game = try GameState(level: try bundledLevel("spiral.json"), seed: 3)
+        let top = MLPAgent.topBins(network.scores(agent.inputs(game), bins: 31), count: 4)
+        let angles = top.map { agent.encoder.angle(bin: $0) }
+        let z = GreedyAgent(noiseSamples: 4).noiseOffsets
+        let values = angles.map { a in z.map { GreedyAgent.value(of: min(max(a + 0.05 * $0, -1.5), 1.5), on: game) }.reduce(0, +) / 4 }
+        var rng = SeededGenerator(seed: 0)
+        #expect(agent.choose(game, context: ShotContext(shots: 0, maxShots: 100, sigma: 0.05), rng: &rng)
+                == GreedyAgent.best(Array(zip(angles, values))).angle)
+    }
+
+    @Test func topBinsRankByScoreThenBinAndPutNaNLast() {
+        #expect(MLPAgent.topBins([0.5, 2, .nan, 2, -1], count: 5) == [1, 3, 0, 4, 2])
+        #expect(MLPAgent.topBins([0.5, 2, .nan, 2, -1], count: 2) == [1, 3])
+    }
+
+    @Test func aFormat2FileRoundTripsAndItsFieldsAreChecked() throws {
+        let agent = MLPAgent(network: randomNetwork(hidden: 8, seed: 6, inputs: Self.width), extras: [.modeOneHot],
+                             search: MLPSearch(bins: 8, samples: 4))
+        let text = try MLPDocument(agent).json
+        #expect(text.contains("\"format\" : 2") && text.contains("\"row_extras\" : [\n    \"mode_one_hot\"\n  ]"))
+        let loaded = try MLPDocument.agent(Data(text.utf8), path: "m.json")
+        #expect(loaded.network == agent.network && loaded.extras == [.modeOneHot] && loaded.search == MLPSearch(bins: 8, samples: 4))
+        #expect(loaded.label == agent.label)
+        #expect(try !MLPDocument(MLPAgent(network: randomNetwork(hidden: 8, seed: 6))).json.contains("row_extras"))
+        func refusal(_ change: (inout [String: Any]) -> Void) throws -> String {
+            var obj = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            change(&obj)
+            let data = try JSONSerialization.data(withJSONObject: obj)
+            do {
+                _ = try MLPDocument.agent(data, path: "m.json")
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(try refusal { $0["row_extras"] = ["mode_one_hot", "level_seed"] }
+                == "m.json: row_extras[1]: 'level_seed' (expected mode_one_hot)")
+        #expect(try refusal { $0["row_extras"] = ["mode_one_hot", "mode_one_hot"] } == "m.json: row_extras[1]: 'mode_one_hot' is named twice")
+        #expect(try refusal { $0["row_extras"] = [String]() }
+                == "m.json: network.rows[0].inputs: 23, but the 'aim' encoder's rows have 20 features")
+        #expect(try refusal { $0["search"] = ["bins": 0, "samples": 4] } == "m.json: search.bins: 0 (must be 1 to encoder.bins, 31)")
+        #expect(try refusal { $0["search"] = ["bins": 32, "samples": 4] } == "m.json: search.bins: 32 (must be 1 to encoder.bins, 31)")
+        #expect(try refusal { $0["search"] = ["bins": 8, "samples": 0] } == "m.json: search.samples: 0 (must be 1 to 1000)")
+        #expect(try refusal { $0["format"] = 1 } == "m.json: format: 1, but row_extras needs format 2 (a format-1 reader would ignore it)")
+        let narrow = MLPAgent(network: randomNetwork(hidden: 8, seed: 6))
+        var obj = try #require(JSONSerialization.jsonObject(with: Data(try MLPDocument(narrow).json.utf8)) as? [String: Any])
+        obj["format"] = 2
+        obj["row_extras"] = ["mode_one_hot"]
+        #expect(throws: PolicyFileError(path: "n.json", message: "network.rows[0].inputs: 20, but the 'aim' encoder's rows have 20 features and row_extras add 3")) {
+            try MLPDocument.agent(try JSONSerialization.data(withJSONObject: obj), path: "n.json")
+        }
     }
 }
 

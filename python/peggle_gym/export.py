@@ -34,11 +34,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FORMAT", "KIND", "AIM_FEATURES", "ExportError", "load_policy", "document", "export", "write",
+__all__ = ["FORMAT", "KIND", "AIM_FEATURES", "ROW_EXTRAS", "MODES", "row_extras_of", "ExportError", "load_policy", "document", "export", "write",
            "forward", "weights_hash", "python_actions", "agreement", "main"]
 
-#: The file format this module writes (`MLPDocument.currentFormat` in Swift).
-FORMAT = 1
+#: The file format this module writes (`MLPDocument.currentFormat` in Swift) when the file has
+#: row extras or a search; a file with neither is written as format 1, which older builds read.
+FORMAT = 2
 #: The agent kind the file is for (``mlp:FILE``).
 KIND = "mlp"
 #: The ``aim`` encoder the environment's observation comes from, as Swift's `AimEncoder` defines
@@ -52,6 +53,28 @@ AIM_FEATURES = ("first_orange", "first_blue", "first_green", "first_purple", "fi
                 "first_none", "chain_orange", "chain_pegs", "chain_green_power", "kaboom_orange", "near_orange",
                 "near_pegs", "below_orange", "graze_orange", "lane_reached", "bucket", "aim_abs",
                 "first_orange_late", "bucket_late")
+
+
+#: The level modes in `GameModeKind.allCases` order: the ``mode_one_hot`` row extra's columns.
+MODES = ("classic", "beat_the_score", "dodge")
+#: Numbers a policy reads beside the encoder's features, appended to every row (Swift's
+#: `RowExtra`), by name: their width.
+ROW_EXTRAS = {"mode_one_hot": len(MODES)}
+
+
+def row_extras_of(observations: np.ndarray, modes, extras) -> np.ndarray:
+    """``observations`` ``(n, bins, features)`` with each named row extra appended to every row,
+    as the native agent builds its rows; ``modes`` gives each observation's level mode (a name in
+    `MODES` or its index)."""
+    x = np.asarray(observations, dtype=np.float32)
+    parts = [x]
+    for name in extras:
+        if name != "mode_one_hot":
+            raise ExportError(f"row extra {name!r} is not one of {sorted(ROW_EXTRAS)}")
+        index = np.asarray([MODES.index(m) if isinstance(m, str) else int(m) for m in modes])
+        hot = np.eye(len(MODES), dtype=np.float32)[index]
+        parts.append(np.broadcast_to(hot[:, None, :], (x.shape[0], x.shape[1], len(MODES))))
+    return np.concatenate(parts, axis=2) if len(parts) > 1 else x
 
 
 class ExportError(ValueError):
@@ -157,27 +180,42 @@ def weights_hash(network: dict) -> str:
     return f"{h:016x}"
 
 
-def document(policy, source: dict | None = None) -> dict:
-    """The network policy file of an aim ranking policy, as a dict (`write` writes it)."""
+def document(policy, source: dict | None = None, row_extras: tuple[str, ...] = (),
+             search: tuple[int, int] | None = None) -> dict:
+    """The network policy file of an aim ranking policy, as a dict (`write` writes it).
+    ``row_extras``: names in `ROW_EXTRAS` the policy reads after the encoder's features, in
+    order; ``search``: (bins, samples), the native agent's search around the network."""
     import torch as th
     from .policies import RowScorer
     scorer, score = _ranking(policy)
     if type(scorer) is not RowScorer:
         raise ExportError(f"the policy's scorer is {type(scorer).__name__}, not peggle_gym.policies.RowScorer")
     bins, features = policy.observation_space.shape
-    if features != len(AIM_FEATURES):
+    unknown = [e for e in row_extras if e not in ROW_EXTRAS]
+    if unknown or len(set(row_extras)) != len(row_extras):
+        raise ExportError(f"row extras {list(row_extras)}: each at most once, of {sorted(ROW_EXTRAS)}")
+    extra = sum(ROW_EXTRAS[e] for e in row_extras)
+    if features != len(AIM_FEATURES) + extra:
         raise ExportError(f"the policy reads rows of {features} features; the '{AIM_ENCODER}' v{AIM_VERSION} encoder's "
-                          f"rows have {len(AIM_FEATURES)}")
+                          f"rows have {len(AIM_FEATURES)}" + (f" and the row extras {list(row_extras)} add {extra}" if extra else
+                                                               " (a policy that reads the mode too needs --row-extras)"
+                                                               if features == len(AIM_FEATURES) + ROW_EXTRAS["mode_one_hot"] else ""))
+    if search is not None and not (1 <= search[0] <= bins and 1 <= search[1] <= 1000):
+        raise ExportError(f"search {search[0]}x{search[1]}: bins must be 1 to {bins}, samples 1 to 1000")
     network = {"rows": _sequence(scorer.rows, "scorer.rows"),
                # RowScorer.forward: th.cat([mean over the bins, max over the bins]) through
                # `board`, then relu(mix(row) + board) for each row.
                "board": {"pool": ["mean", "max"], "layers": _sequence(scorer.board, "scorer.board")},
                "mix": _layer(scorer.mix, "relu"),
                "score": _layer(score, "identity")}
-    doc = {"format": FORMAT, "kind": KIND,
+    doc = {"format": FORMAT if row_extras or search else 1, "kind": KIND,
            "encoder": {"name": AIM_ENCODER, "version": AIM_VERSION, "bins": int(bins), "max_aim": MAX_AIM,
                        "max_contacts": MAX_CONTACTS, "features": list(AIM_FEATURES)},
            "network": network, "weights_hash": weights_hash(network)}
+    if row_extras:
+        doc["row_extras"] = list(row_extras)
+    if search is not None:
+        doc["search"] = {"bins": int(search[0]), "samples": int(search[1])}
     if source:
         doc["source"] = source
     # The file must compute what the policy computes: its scores on random boards, recomputed
@@ -213,12 +251,13 @@ def write(doc: dict, out: str | os.PathLike) -> None:
     os.replace(tmp, out)
 
 
-def export(model: str | os.PathLike, out: str | os.PathLike, command: str | None = None, note: str | None = None) -> dict:
+def export(model: str | os.PathLike, out: str | os.PathLike, command: str | None = None, note: str | None = None,
+           row_extras: tuple[str, ...] = (), search: tuple[int, int] | None = None) -> dict:
     """Writes the network policy file of the policy in ``model`` (an SB3 ``model.zip``) to
     ``out`` and returns it. ``source`` records where it came from, for people: the model file and
     its SHA-256, the policy class, and, when ``model`` sits in a ``run.py train`` folder, that
     run's ``config.json``; ``command`` (the training command) and ``note`` (why this model, say)
-    are written there too."""
+    are written there too. ``row_extras`` and ``search`` as `document` takes them."""
     model = pathlib.Path(model)
     policy = load_policy(model)
     source: dict[str, Any] = {"exporter": "peggle_gym.export", "model": str(model),
@@ -232,7 +271,7 @@ def export(model: str | os.PathLike, out: str | os.PathLike, command: str | None
         source["command"] = command
     if note:
         source["note"] = note
-    doc = document(policy, source)
+    doc = document(policy, source, tuple(row_extras), search)
     write(doc, out)
     return doc
 
@@ -330,14 +369,23 @@ def agreement(model: str | os.PathLike, policy_file: str | os.PathLike, observat
     peggle = peggle or find_peggle()
     policy_file = os.fspath(policy_file)
     doc = json.loads(pathlib.Path(policy_file).read_text())
+    extras = tuple(doc.get("row_extras", ()))
     enc = doc["encoder"]
     bins, angles = int(enc["bins"]), _bin_angles(int(enc["bins"]), float(enc["max_aim"]))
     index = {a: b for b, a in enumerate(angles)}
     policy = load_policy(model)
     obs_rows: list[np.ndarray] = []
+    modes: list[str] = []
     native: list[int] = []
     levels = 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        if "search" in doc:
+            # The network is what is compared: the same file without its search fires the
+            # network's own best bin.
+            plain = {k: v for k, v in doc.items() if k != "search"}
+            plain["format"] = FORMAT if extras else 1
+            policy_file = os.fspath(pathlib.Path(tmp) / "network.json")
+            write(plain, policy_file)
         start = seed
         while len(obs_rows) < observations:
             for distribution in distributions:
@@ -347,12 +395,14 @@ def agreement(model: str | os.PathLike, policy_file: str | os.PathLike, observat
                 with PeggleEnv(levels=[str(f) for f in files], encoder="aim", action="discrete", bins=bins,
                                max_shots=200, cycle_start="seed", backend=None) as env:
                     for k, (f, game) in enumerate(zip(files, games)):
+                        mode = json.loads(f.read_text())["mode"]["type"]
                         obs, info = env.reset(seed=0, options={"level": k})
                         done = False
                         for shot, angle in enumerate(game["angles"]):
                             if angle not in index:
                                 raise RuntimeError(f"{f.name}: the native agent fired {angle!r}, no bin's aim")
                             obs_rows.append(obs)
+                            modes.append(mode)
                             native.append(index[angle])
                             obs, _, terminated, truncated, info = env.step(index[angle])
                             if float(info["fired_angle"]) != angle:
@@ -369,7 +419,7 @@ def agreement(model: str | os.PathLike, policy_file: str | os.PathLike, observat
                 if len(obs_rows) >= observations:
                     break
             start += chunk
-    x = np.stack(obs_rows[:observations]).astype(np.float32)
+    x = row_extras_of(np.stack(obs_rows[:observations]), modes[:observations], extras)
     nat = np.asarray(native[:observations])
     py = python_actions(policy, x)
     s64 = forward(doc, x)
@@ -395,12 +445,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out", help="the network policy file to write, e.g. Agents/mlp.json")
     parser.add_argument("--command", help="the command that trained the model, recorded in the file's source")
     parser.add_argument("--note", help="a remark for people (which run this is, why it was chosen), recorded in the file's source")
+    parser.add_argument("--row-extras", default="", metavar="NAMES",
+                        help=f"comma-separated numbers the policy reads after the encoder's features ({', '.join(ROW_EXTRAS)})")
+    parser.add_argument("--search", metavar="BINSxSAMPLES",
+                        help="the native agent simulates the network's best BINS bins on SAMPLES aim offsets each, greedy's "
+                             "valuation, and fires the best (e.g. 8x4)")
     parser.add_argument("--check", type=int, metavar="N", default=0,
                         help="then measure the agreement of the native agent and the Python policy on N observations "
                              "(peggle play and the environment; PEGGLE_BIN names the engine)")
     args = parser.parse_args(argv)
+    search = None
+    if args.search:
+        m = re.fullmatch(r"(\d+)x(\d+)", args.search)
+        if not m:
+            sys.exit(f"error: --search {args.search!r}: expected BINSxSAMPLES, e.g. 8x4")
+        search = (int(m.group(1)), int(m.group(2)))
     try:
-        doc = export(args.model, args.out, args.command, args.note)
+        doc = export(args.model, args.out, args.command, args.note,
+                     tuple(e for e in args.row_extras.split(",") if e), search)
     except ExportError as e:
         sys.exit(f"error: {e}")
     sizes = [doc["network"]["rows"][0]["inputs"]] + [layer["outputs"] for layer in doc["network"]["rows"]]

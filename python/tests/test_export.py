@@ -19,8 +19,8 @@ import torch as th  # noqa: E402
 from stable_baselines3 import PPO  # noqa: E402
 
 from peggle_gym import V1_AIM_NOISE, PeggleEnv, find_peggle  # noqa: E402
-from peggle_gym.export import (AIM_FEATURES, ExportError, agreement, document, export, forward, load_policy,  # noqa: E402
-                               python_actions, weights_hash)
+from peggle_gym.export import (AIM_FEATURES, MODES, ROW_EXTRAS, ExportError, agreement, document, export,  # noqa: E402
+                               forward, load_policy, python_actions, row_extras_of, weights_hash)
 from peggle_gym.sb3 import AimPolicy, make_vec_env  # noqa: E402
 from conftest import PYTHON  # noqa: E402
 
@@ -199,3 +199,42 @@ def test_document_refuses_a_policy_whose_features_are_not_the_encoders():
     policy = AimPolicy(spaces.Box(0, 1, (BINS, 19), np.float32), spaces.Discrete(BINS), lambda _: 0.0, hidden=4)
     with pytest.raises(ExportError, match="rows of 19 features; the 'aim' v1 encoder's rows have 20"):
         document(policy)
+
+
+def test_a_policy_that_reads_the_mode_exports_with_its_search_and_agrees(tmp_path):
+    """A ranking policy over the `aim` rows plus the level's mode one-hot (the rows imitate.py's
+    clones read), exported with a search: a format-2 file that names both; the native agent's
+    network and the Python policy (given the mode the same way) choose the same bin on 2,000
+    observations of easy and hard levels; the mode changes the choice; and the file plays."""
+    import gymnasium as gym
+    from gymnasium import spaces
+    from stable_baselines3.common.vec_env import DummyVecEnv
+    width = len(AIM_FEATURES) + ROW_EXTRAS["mode_one_hot"]
+
+    class Stub(gym.Env):
+        observation_space = spaces.Box(0, 1, (BINS, width), np.float32)
+        action_space = spaces.Discrete(BINS)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros((BINS, width), np.float32), {}
+
+        def step(self, action):
+            return np.zeros((BINS, width), np.float32), 0.0, True, False, {}
+    # Untrained: the pipeline, not the policy, is under test; a random network's scores are rarely tied.
+    PPO(AimPolicy, DummyVecEnv([Stub]), seed=1, device="cpu", policy_kwargs={"hidden": HIDDEN}).save(tmp_path / "mode.zip")
+    with pytest.raises(ExportError, match=r"rows of 23 features; .* have 20 \(a policy that reads the mode too needs --row-extras\)"):
+        document(load_policy(tmp_path / "mode.zip"))
+    doc = export(tmp_path / "mode.zip", tmp_path / "mode.json", row_extras=("mode_one_hot",), search=(4, 2))
+    assert (doc["format"], doc["row_extras"], doc["search"]) == (2, ["mode_one_hot"], {"bins": 4, "samples": 2})
+    result = agreement(tmp_path / "mode.zip", tmp_path / "mode.json", 2_000)
+    print({k: v for k, v in result.items() if k != "disagreements"})
+    assert result["observations"] == 2_000 and result["agree"] >= 1_998, result["disagreements"]
+    boards = np.random.default_rng(3).random((200, BINS, len(AIM_FEATURES)), dtype=np.float32)
+    policy = load_policy(tmp_path / "mode.zip")
+    by_mode = [python_actions(policy, row_extras_of(boards, [m] * 200, ("mode_one_hot",))) for m in MODES]
+    assert (by_mode[0] != by_mode[2]).sum() >= 10, "the mode one-hot reaches the policy's choice"
+    np.testing.assert_allclose(forward(doc, row_extras_of(boards, ["dodge"] * 200, ("mode_one_hot",))).argmax(axis=1), by_mode[2])
+    out = subprocess.run([find_peggle(), "play", str(PYTHON.parent / "Levels" / "gauntlet.json"), "--agent",
+                          f"mlp:{tmp_path / 'mode.json'}", "--episodes", "2", "--sigma", "0.02", "--json"],
+                         capture_output=True, text=True, check=True)
+    assert len(json.loads(out.stdout)["episodes"]) == 2
