@@ -489,15 +489,16 @@ func decisionStates(_ files: [String] = ["first-steps.json", "fortress.json", "s
     }
 }
 
-/// `Agents/mlp.json`: the policy exported from PPO on the aim view (docs/agents.md, "Network
-/// policies", has its command and figures).
+/// `Agents/mlp.json`: greedy cloned on the aim rows and the level's mode, with its 8x4 search
+/// (docs/agents.md, "Network policies", has its commands and figures).
 @Suite struct ShippedMLPPolicyTests {
     @Test func theShippedPolicyLoadsAsExported() throws {
         let agent = try MLPAgent.load(path: Repository.url("Agents/mlp.json").path)
         #expect(agent.encoder == AimEncoder(bins: 31))
-        #expect(agent.network.structure == "rows=20x64:relu,64x64:relu;pool=mean,max;board=128x64:relu;mix=64x64:relu;score=64x1:identity")
-        #expect(agent.network.parameterCount == 17_985)
-        #expect(agent.weightsHash == "96fa62d99677cf16")
+        #expect(agent.network.structure == "rows=23x64:relu,64x64:relu;pool=mean,max;board=128x64:relu;mix=64x64:relu;score=64x1:identity")
+        #expect(agent.network.parameterCount == 18_177)
+        #expect(agent.weightsHash == "f4deb3852923a950")
+        #expect(agent.extras == [.modeOneHot] && agent.search == MLPSearch(bins: 8, samples: 4))
         #expect(try AgentFactory.make(AgentSpec("mlp:" + Repository.url("Agents/mlp.json").path)).label == agent.label)
     }
 }

@@ -400,6 +400,38 @@ def model_group(config: dict) -> dict:
             "trained_on": trained_on}
 
 
+#: What makes two exported networks runs of one configuration: their training configs' fields
+#: that a seed does not change (run.py train's and imitate.py train's).
+POLICY_GROUP_FIELDS = ("method", "trained_on", "algo", "encoder", "split", "timesteps", "minutes", "n_envs", "params",
+                       "data", "epochs", "hidden", "lr", "batch", "init", "tau", "mode_weights", "mode_features")
+
+
+def agent_group(agent: str) -> tuple[dict, int | None]:
+    """The report group of a built-in agent and its run seed. A network policy (``mlp:FILE``)
+    whose ``source.training`` holds the training run's config is a learned run of that
+    configuration (with the file's row extras and search), so the seeds of one recipe, each
+    exported, make one row with intervals as trained models do; any other agent is its own
+    single row."""
+    builtin = {"kind": "builtin", "key": agent, "label": f"{agent} (peggle play)", "trained_on": "-"}
+    if not agent.startswith("mlp:"):
+        return builtin, None
+    doc = json.loads(pathlib.Path(agent[len("mlp:"):]).read_text())
+    training = (doc.get("source") or {}).get("training") or {}
+    if "seed" not in training:
+        return builtin, None
+    key = {k: training.get(k) for k in POLICY_GROUP_FIELDS}
+    key.update(row_extras=doc.get("row_extras", []), search=doc.get("search"), bins=doc["encoder"]["bins"])
+    how = ("BC + DAgger of greedy" if training.get("method") == "bc" else
+           f"SB3 {str(training.get('algo', '?')).upper()} {training.get('timesteps') or 0:,} steps")
+    parts = [how] + (["+ mode"] if doc.get("row_extras") else [])
+    if doc.get("search"):
+        parts.append(f"+ search {doc['search']['bins']}x{doc['search']['samples']}")
+    label = f"`mlp:FILE` ({' '.join(parts)}), `aim`, native"
+    trained_on = training.get("split") or training.get("trained_on") or "?"
+    return {"kind": "learned", "key": json.dumps(key, sort_keys=True), "label": label, "trained_on": trained_on}, \
+        int(training["seed"])
+
+
 def evaluate_model(folder: pathlib.Path, plan: Plan | str, out: pathlib.Path | None) -> dict:
     """A trained run's deterministic policy on `plan` (or a split's name: its full test part)."""
     from stable_baselines3 import DQN, PPO
@@ -476,11 +508,13 @@ def evaluate(args) -> dict | list[dict]:
         rows = eval_policy(lambda obs, env: rng.uniform(-1, 1, size=1).astype(np.float32),
                            env_kwargs("ppo", plan.options["distribution_mode"]), plan)
         name, label = "random (through the env)", "random aims (through the env)"
+        group, seed = {"kind": "builtin", "key": args.agent, "label": label, "trained_on": "-"}, None
     else:
         rows = eval_builtin(args.agent, plan, args.threads)
-        name = label = f"{args.agent} (peggle play)"
-    extra = {"split": plan.split, "train_levels": "-",
-             "group": {"kind": "builtin", "key": args.agent, "label": label, "trained_on": "-"}, "run_seed": None}
+        name = f"{args.agent} (peggle play)"
+        group, seed = agent_group(args.agent)
+    extra = {"split": plan.split, "train_levels": group["trained_on"] if group["kind"] == "learned" else "-",
+             "group": group, "run_seed": seed}
     return finish(name, rows, plan, extra, start, args.out)
 
 

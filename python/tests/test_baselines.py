@@ -278,3 +278,28 @@ def test_report_cache_gives_the_same_figures_without_computing_again(run, tmp_pa
     with pytest.raises(AssertionError, match="computed again"):
         run.report_data([str(tmp_path / "runs")], min_runs=2, reps=500, profile_reps=50, poi_reps=100, cache=str(cache),
                         modes=False)
+
+
+def test_exported_networks_of_one_recipe_group_as_its_seeds(run, tmp_path):
+    """`eval --agent mlp:FILE` of files exported from training runs: the seeds of one
+    configuration (and the same row extras and search) are one learned row; another search, or a
+    file without its training config, is a row of its own."""
+    def policy(name, seed, search=None, training=True):
+        doc = {"format": 2, "kind": "mlp", "encoder": {"bins": 31}, "row_extras": ["mode_one_hot"],
+               "source": {"training": {"method": "bc", "trained_on": "easy-v1 + hard-v1 (train levels)", "algo": "ppo",
+                                       "seed": seed, "epochs": 20, "tau": 300.0, "seconds": 100 + seed}} if training else {}}
+        if search:
+            doc["search"] = {"bins": search[0], "samples": search[1]}
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        return f"mlp:{path}"
+    (g0, s0), (g1, s1) = run.agent_group(policy("a", 0, (8, 4))), run.agent_group(policy("b", 1, (8, 4)))
+    assert (s0, s1) == (0, 1) and g0 == g1 and g0["kind"] == "learned"
+    assert g0["label"] == "`mlp:FILE` (BC + DAgger of greedy + mode + search 8x4), `aim`, native"
+    assert g0["trained_on"] == "easy-v1 + hard-v1 (train levels)"
+    other, _ = run.agent_group(policy("c", 0, (4, 4)))
+    assert other["key"] != g0["key"]
+    bare = policy("d", 0, training=False)
+    assert run.agent_group(bare) == ({"kind": "builtin", "key": bare, "label": f"{bare} (peggle play)", "trained_on": "-"}, None)
+    assert run.agent_group("greedy") == ({"kind": "builtin", "key": "greedy", "label": "greedy (peggle play)",
+                                          "trained_on": "-"}, None)
