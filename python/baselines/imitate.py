@@ -452,8 +452,12 @@ def train(args) -> dict:
                                   args.batch, obs[val], data["values"][val], log, model=init, tau=args.tau,
                                   weights=None if weights is None else weights[~val])
     model.save(out / "model.zip")
-    splits = sorted({json.loads(str(np.load(p)["meta"]))["split"] for p in args.data})
-    config = {"method": "bc", "trained_on": " + ".join(splits) + " (train levels)", "algo": "ppo", "encoder": "aim", "seed": args.seed, "data": args.data,
+    metas = [json.loads(str(np.load(p)["meta"])) for p in args.data]
+    splits = sorted({m["split"] for m in metas})
+    # Data filtered to some templates (the cross-template clones) says which.
+    templates = sorted({", ".join(m["templates"]) for m in metas if "templates" in m})
+    trained_on = " + ".join(splits) + " (train levels" + (f" of {' / '.join(templates)}" if templates else "") + ")"
+    config = {"method": "bc", "trained_on": trained_on, "algo": "ppo", "encoder": "aim", "seed": args.seed, "data": args.data,
               "states": int((~val).sum()), "val_states": int(val.sum()), "epochs": args.epochs, "hidden": args.hidden,
               "lr": args.lr, "batch": args.batch, "init": args.init, "tau": args.tau, "mode_weights": args.mode_weights,
               "mode_features": args.mode_features, "label": args.label, "seconds": round(time.perf_counter() - start, 1),
