@@ -188,3 +188,16 @@ def test_a_native_env_plays_in_a_ray_worker_as_in_the_driver(local_ray):
         assert ray.get(_scores_in_a_worker.remote(str(PYTHON), LEVELS[0]), timeout=120) == ("native", expected)
     finally:
         here.close()
+
+
+def test_every_policy_file_an_agent_names_is_shipped_to_the_tasks(tmp_path):
+    """`--agents` naming `linear:FILE` and `mlp:FILE`: each file is read on the driver and the
+    tasks get its bytes under a name of their own (a worker need not see the driver's paths)."""
+    from peggle_gym.ray._rating import _agent_files
+    (tmp_path / "l.json").write_bytes(b"linear bytes")
+    (tmp_path / "m.json").write_bytes(b"mlp bytes")
+    args, files = _agent_files(["--budget", "96", "--agents", f"random,mlp:{tmp_path / 'm.json'},linear:{tmp_path / 'l.json'}"])
+    assert args == ["--budget", "96", "--agents", "random,mlp:agent-0.json,linear:agent-1.json"]
+    assert files == {"agent-0.json": b"mlp bytes", "agent-1.json": b"linear bytes"}
+    args, files = _agent_files([f"--agents=greedy,mlp:{tmp_path / 'm.json'}"])
+    assert (args, files) == (["--agents=greedy,mlp:agent-0.json"], {"agent-0.json": b"mlp bytes"})

@@ -52,10 +52,15 @@ class RateResult:
     db: str
 
 
+#: The agent kinds whose argument is a policy file (`AgentFactory`'s entries with a FILE
+#: argument; issue 50 has `spec` send them instead).
+FILE_KINDS = ("linear", "mlp")
+
+
 def _agent_files(rate_args: list[str]) -> tuple[list[str], dict[str, bytes]]:
-    """The weights files that `--agents linear:FILE` names, read here (the driver's paths), and
-    the arguments with each replaced by a name the task writes its copy under. An agent's
-    identity is its weights' hash, never the path, so the stored games do not change."""
+    """The policy files that `--agents linear:FILE` and `mlp:FILE` name, read here (the driver's
+    paths), and the arguments with each replaced by a name the task writes its copy under. An
+    agent's identity is its weights' hash, never the path, so the stored games do not change."""
     args, files = list(rate_args), {}
     for i, a in enumerate(args):
         value_at = i + 1 if a == "--agents" else i if a.startswith("--agents=") else None
@@ -65,10 +70,10 @@ def _agent_files(rate_args: list[str]) -> tuple[list[str], dict[str, bytes]]:
         specs = args[value_at][len(prefix):].split(",")
         for k, spec in enumerate(specs):
             kind, sep, path = spec.strip().partition(":")
-            if kind == "linear" and sep:
+            if kind in FILE_KINDS and sep:
                 name = f"agent-{len(files)}.json"
                 files[name] = pathlib.Path(path).read_bytes()
-                specs[k] = f"linear:{name}"
+                specs[k] = f"{kind}:{name}"
         args[value_at] = prefix + ",".join(specs)
     if not any(a == "--agents" or a.startswith("--agents=") for a in args):
         # `peggle rate`'s default names the repository's linear policy by a relative path: read here
