@@ -46,6 +46,10 @@ public struct LevelLibrary: Sendable {
         public var pegs: Int, orange: Int, blocks: Int
         /// Why the file cannot be opened (not a level file), if it cannot.
         public var error: String?
+        /// The instant estimate (`peggle estimate`'s built-in model): sigma50, radians, and its
+        /// `Tier`; in the list's pages only, once the index has estimated the level.
+        public var sigma50: Double?
+        public var tier: String?
     }
 
     /// The folder's level files (`LevelFolder.levelFileNames`: `*.json`, not hidden, in byte order
@@ -74,14 +78,19 @@ public struct LevelLibrary: Sendable {
     }
 
     /// `open` in the folder `folder` (absolute, links resolved): what the index reads each file with.
-    static func open(_ file: String, in folder: String) throws(StudioError) -> (level: Level, readOnly: Bool) {
-        let path = try path(of: file, in: folder)
+    /// `stat`, when the caller has the file's: whether it is a link (only a link's target needs
+    /// the check that it stays in the folder) and whether its mode bits let nobody write it (what
+    /// `LevelFolder.isWriteProtected` reads), so the index spends no path resolution and no
+    /// attribute read a file.
+    static func open(_ file: String, in folder: String, stat: (isLink: Bool, writeProtected: Bool)? = nil)
+        throws(StudioError) -> (level: Level, readOnly: Bool) {
+        let path = try path(of: file, in: folder, resolving: stat?.isLink ?? true)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .notFound("\(file): no such level in the folder")
         }
         let level: Level
         do { level = try LevelCodec.decode(data) } catch { throw .refused("\(file): \(error)") }
-        return (level, level.readOnly || LevelFolder.isWriteProtected(path))
+        return (level, level.readOnly || (stat?.writeProtected ?? LevelFolder.isWriteProtected(path)))
     }
 
     /// What a save did.
@@ -186,7 +195,9 @@ public struct LevelLibrary: Sendable {
     /// `..`, hidden files, names not ending in .json, and links that lead out of the folder.
     public func path(of file: String) throws(StudioError) -> String { try Self.path(of: file, in: folder) }
 
-    static func path(of file: String, in folder: String) throws(StudioError) -> String {
+    /// - Parameter resolving: false for a name known to be a regular file of the folder (not a
+    ///   link): then it cannot lead out, and its links are not resolved.
+    static func path(of file: String, in folder: String, resolving: Bool = true) throws(StudioError) -> String {
         guard !file.isEmpty else { throw .badRequest("the level file name is empty") }
         guard file.utf8.count <= 255, !file.contains("/"), !file.contains("\\"), !file.contains("\0"),
               !file.hasPrefix("."), file != ".." else {
@@ -196,6 +207,7 @@ public struct LevelLibrary: Sendable {
             throw .badRequest("'\(LevelCodec.cut(file))' does not end in .json (lower case); level files are .json files")
         }
         let path = (folder as NSString).appendingPathComponent(file)
+        guard resolving else { return path }
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard LevelFolder.folder(of: resolved) == folder else {
             throw .badRequest("'\(LevelCodec.cut(file))' leads out of the levels folder")

@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import PeggleDifficulty
+import PeggleEstimate
+import PeggleGame
 import PeggleLevel
 import PeggleLevelFiles
 import PeggleUtilities
@@ -20,6 +23,12 @@ import Synchronization
 /// so the studio's list answers (with what is indexed so far, marked incomplete) while it runs.
 /// The index lives in memory: a restarted studio builds it again (about 2 s a thousand levels on a
 /// core).
+///
+/// Behind the facts, every level gets its instant estimate (`peggle estimate`'s built-in model,
+/// about 11 ms a level on a core): once a scan or a change has published its rows, a thread of its
+/// own estimates what has none, on every core, in file order, a chunk published at a time, so the
+/// list shows estimates as they arrive. Estimates are kept by content hash: a renamed or copied
+/// level keeps its estimate, and a level's estimate is the same whatever thread computed it.
 public final class LibraryIndex: Sendable {
     public let folder: String
     let threads: Int
@@ -29,6 +38,15 @@ public final class LibraryIndex: Sendable {
     struct Stamp: Equatable {
         var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
         var isLink: Bool
+        /// The file's own mode bits (the link's, for a link, as `LevelFolder.isWriteProtected`
+        /// reads them) let nobody write it.
+        var writeProtected: Bool
+    }
+
+    /// A level's instant estimate, as the list shows and filters it.
+    struct Estimate: Equatable {
+        var sigma50: Double
+        var tier: Tier
     }
 
     struct Row {
@@ -49,6 +67,11 @@ public final class LibraryIndex: Sendable {
         var expected = 0
         /// The inotify descriptor watching the folder, or -1.
         var watch: Int32 = -1
+        /// Estimates by content hash; nil for a level the model cannot estimate (it cannot be
+        /// prepared for play), so it is not tried again.
+        var estimates: [String: Estimate?] = [:]
+        /// Whether the estimating thread runs.
+        var estimating = false
     }
 
     let state = Mutex(State())
@@ -107,8 +130,10 @@ public final class LibraryIndex: Sendable {
         let known = state.withLock { $0.rows.mapValues(\.stamp) }
         var stamps: [String: Stamp] = [:]
         var toRead: [(String, Stamp)] = []
-        for name in names {
-            guard let stamp = stampOf(name) else { continue }
+        // Every name stat-ed on every core (ten thousand stats are a tenth of a second of one).
+        let stamped = Parallel.map(names.count, threads: threads) { [self] i in stampOf(names[i]) }
+        for (name, stamp) in zip(names, stamped) {
+            guard let stamp else { continue }
             stamps[name] = stamp
             if known[name] != stamp { toRead.append((name, stamp)) }
         }
@@ -120,18 +145,22 @@ public final class LibraryIndex: Sendable {
         var start = 0
         while start < toRead.count {
             let part = Array(toRead[start..<min(start + chunk, toRead.count)])
-            let rows = Parallel.map(part.count, threads: threads) { [self] i in read(part[i].0, part[i].1) }
+            // A file a chunk of the shared counter: no core waits at the end of a part for
+            // another's last run of files.
+            let rows = Parallel.map(part.count, threads: threads, chunksPerThread: Int.max) { [self] i in read(part[i].0, part[i].1) }
             state.withLock { s in
                 for (i, row) in rows.enumerated() { s.rows[part[i].0] = row }
             }
             start += chunk
         }
         state.withLock { $0.complete = true }
+        estimateBehind()
     }
 
     /// The files `names` stat-ed again: read if their stamp moved, dropped if they are gone or
     /// no longer level files.
     func update(_ names: Set<String>) {
+        defer { if !names.isEmpty { estimateBehind() } }
         for name in names {
             let stamp = LevelFolder.isLevelFileName(name) ? stampOf(name) : nil
             guard let stamp else {
@@ -156,14 +185,15 @@ public final class LibraryIndex: Sendable {
         guard st.st_mode & S_IFMT == S_IFREG else { return nil }
         return Stamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
                      modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                     changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec), isLink: isLink)
+                     changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec), isLink: isLink,
+                     writeProtected: own.st_mode & 0o222 == 0)
     }
 
     /// One file's row: what `LevelLibrary.open` makes of it (a file that is not a level is listed
     /// read-only, with why).
     func read(_ name: String, _ stamp: Stamp) -> Row {
         do throws(StudioError) {
-            let (level, readOnly) = try LevelLibrary.open(name, in: folder)
+            let (level, readOnly) = try LevelLibrary.open(name, in: folder, stat: (stamp.isLink, stamp.writeProtected))
             let entry = LevelLibrary.Entry(file: name, name: level.name, readOnly: readOnly, mode: level.mode.name,
                                            pegs: level.pegs.count, orange: level.count(of: .orange),
                                            blocks: level.blocks.count, error: nil)
@@ -173,6 +203,73 @@ public final class LibraryIndex: Sendable {
                                            error: error.message)
             return Row(entry: entry, stamp: stamp, hash: nil, key: name.lowercased())
         }
+    }
+
+    // MARK: Estimates
+
+    /// Starts the estimating thread unless it runs (a running one takes up what has no estimate
+    /// before it stops, so nothing published is left without).
+    func estimateBehind() {
+        let begin = state.withLock { s -> Bool in
+            guard !s.estimating else { return false }
+            s.estimating = true
+            return true
+        }
+        guard begin else { return }
+        Thread.detachNewThread { [self] in estimateMissing() }
+    }
+
+    /// Estimates every indexed level that has none, in file order, on every core, publishing a
+    /// chunk at a time; stops (under the lock that `estimateBehind` checks) when none is left.
+    func estimateMissing() {
+        var tried = Set<String>()
+        while true {
+            let todo = state.withLock { s -> [(file: String, hash: String)] in
+                var seen = Set<String>()
+                var out: [(file: String, hash: String)] = []
+                for (file, row) in s.rows {
+                    guard let hash = row.hash, s.estimates.index(forKey: hash) == nil, !tried.contains(hash),
+                          seen.insert(hash).inserted else { continue }
+                    out.append((file, hash))
+                }
+                if out.isEmpty { s.estimating = false }
+                return out
+            }.sorted { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
+            if todo.isEmpty { return }
+            let chunk = 16 * threads
+            var start = 0
+            while start < todo.count {
+                let part = Array(todo[start..<min(start + chunk, todo.count)])
+                let done = Parallel.map(part.count, threads: threads, chunksPerThread: Int.max) { [folder] i in
+                    Self.estimate(part[i].file, in: folder, hash: part[i].hash)
+                }
+                state.withLock { s in
+                    for (i, e) in done.enumerated() { if let e { s.estimates[part[i].hash] = e } }
+                }
+                tried.formUnion(part.map(\.hash))
+                start += chunk
+            }
+        }
+    }
+
+    /// The estimate of the level in `file`, read again: `.some(nil)` when the model cannot
+    /// estimate it, nil when the file no longer holds the level of `hash` (the refresh that sees
+    /// the change indexes its new content, and the estimating thread then takes it up).
+    static func estimate(_ file: String, in folder: String, hash: String) -> Estimate?? {
+        let path = (folder as NSString).appendingPathComponent(file)
+        guard let data = FileManager.default.contents(atPath: path), let level = try? LevelCodec.decode(data),
+              level.contentHash == hash else { return nil }
+        return .some(estimate(level))
+    }
+
+    /// `peggle estimate`'s estimate of `level` (the built-in model, the default rules), nil when
+    /// the level cannot be prepared for play or the model gives no number for it.
+    static func estimate(_ level: Level) -> Estimate? {
+        guard let prepared = try? PreparedLevel(level) else { return nil }
+        let features = LevelFeatures(prepared)
+        guard EstimateModel.builtIn.predictLog(features).isFinite else { return nil }
+        let e = Sigma50Estimate(features: features, model: EstimateModel.builtIn)
+        return Estimate(sigma50: e.sigma50, tier: e.tier)
     }
 
     // MARK: inotify
@@ -254,22 +351,47 @@ public final class LibraryIndex: Sendable {
     /// One page of the list: the rows `query` keeps, in its order, from its offset.
     func page(_ query: LevelQuery) -> LevelPage {
         refresh()
+        // Each row with its estimate: none yet (`estimated` false), or settled (nil: cannot be).
         let (rows, complete, expected) = state.withLock { s in
-            (Array(s.rows.values), s.complete, s.expected)
+            (s.rows.values.map { row -> Listed in
+                guard let hash = row.hash else { return Listed(row: row, estimate: nil, estimated: true) }
+                let e = s.estimates[hash]
+                return Listed(row: row, estimate: e ?? nil, estimated: e != nil)
+            }, s.complete, s.expected)
         }
         let text = query.text.lowercased()
-        let kept = rows.filter { row in
-            (query.mode == nil || row.entry.mode == query.mode)
-                && (text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text))
+        let kept = rows.filter { r in
+            let row = r.row
+            guard query.mode == nil || row.entry.mode == query.mode,
+                  text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text) else { return false }
+            if query.tier == nil && query.sigma50Min == nil && query.sigma50Max == nil { return true }
+            guard let e = r.estimate else { return false }
+            return (query.tier == nil || e.tier == query.tier) && (query.sigma50Min.map { e.sigma50 >= $0 } ?? true)
+                && (query.sigma50Max.map { e.sigma50 <= $0 } ?? true)
         }
         let sorted = kept.sorted { a, b in
+            // Levels not estimated (yet) come last in either order of the estimate's sorts.
+            if query.sort.readsEstimate, (a.estimate == nil) != (b.estimate == nil) { return b.estimate == nil }
             let order = query.sort.compare(a, b)
             if order != 0 { return query.descending ? order > 0 : order < 0 }
-            return a.entry.file.utf8.lexicographicallyPrecedes(b.entry.file.utf8)
+            return a.row.entry.file.utf8.lexicographicallyPrecedes(b.row.entry.file.utf8)
         }
-        let items = sorted.dropFirst(query.offset).prefix(query.limit).map(\.entry)
+        let items = sorted.dropFirst(query.offset).prefix(query.limit).map { r in
+            var entry = r.row.entry
+            entry.sigma50 = r.estimate?.sigma50
+            entry.tier = r.estimate?.tier.rawValue
+            return entry
+        }
         return LevelPage(total: rows.count, matched: kept.count, offset: query.offset, limit: query.limit,
-                         complete: complete, expected: max(expected, rows.count), items: Array(items))
+                         complete: complete, expected: max(expected, rows.count),
+                         estimated: rows.count(where: \.estimated), items: Array(items))
+    }
+
+    /// A row as the list reads it: with its estimate, and whether the estimate is settled.
+    struct Listed {
+        var row: Row
+        var estimate: Estimate?
+        var estimated: Bool
     }
 }
 
@@ -279,9 +401,15 @@ public struct LevelQuery: Sendable, Equatable {
     /// What the list is sorted by; ties in file order.
     public enum Sort: String, CaseIterable, Sendable {
         case file, name, mode, pegs, orange, blocks
+        /// The estimate's sigma50 (ascending: hardest first) and its tier (ascending: easy,
+        /// medium, hard, very hard); levels without an estimate come last either way.
+        case sigma50, tier
 
-        func compare(_ a: LibraryIndex.Row, _ b: LibraryIndex.Row) -> Int {
+        var readsEstimate: Bool { self == .sigma50 || self == .tier }
+
+        func compare(_ x: LibraryIndex.Listed, _ y: LibraryIndex.Listed) -> Int {
             func order<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+            let (a, b) = (x.row, y.row)
             switch self {
             case .file: return a.entry.file.utf8.lexicographicallyPrecedes(b.entry.file.utf8) ? -1 : (a.entry.file == b.entry.file ? 0 : 1)
             case .name: return order(a.key, b.key)
@@ -289,6 +417,10 @@ public struct LevelQuery: Sendable, Equatable {
             case .pegs: return order(a.entry.pegs, b.entry.pegs)
             case .orange: return order(a.entry.orange, b.entry.orange)
             case .blocks: return order(a.entry.blocks, b.entry.blocks)
+            case .sigma50: return order(x.estimate?.sigma50 ?? 0, y.estimate?.sigma50 ?? 0)
+            case .tier:
+                func rank(_ e: LibraryIndex.Estimate?) -> Int { e.flatMap { Tier.allCases.firstIndex(of: $0.tier) } ?? 0 }
+                return order(rank(x.estimate), rank(y.estimate))
             }
         }
     }
@@ -304,20 +436,33 @@ public struct LevelQuery: Sendable, Equatable {
     public var text = ""
     /// Kept when the level's mode is this one (nil: any).
     public var mode: String?
+    /// Kept when the level's estimate is of this tier; and when its sigma50 is at least
+    /// `sigma50Min`, at most `sigma50Max` (radians). A filter on the estimate keeps no level
+    /// that has none yet.
+    public var tier: Tier?
+    public var sigma50Min: Double?
+    public var sigma50Max: Double?
 
     public init(offset: Int = 0, limit: Int = LevelQuery.defaultLimit, sort: Sort = .file, descending: Bool = false,
-                text: String = "", mode: String? = nil) {
+                text: String = "", mode: String? = nil, tier: Tier? = nil, sigma50Min: Double? = nil, sigma50Max: Double? = nil) {
         self.offset = offset
         self.limit = limit
         self.sort = sort
         self.descending = descending
         self.text = text
         self.mode = mode
+        self.tier = tier
+        self.sigma50Min = sigma50Min
+        self.sigma50Max = sigma50Max
     }
 
+    /// The tiers an estimate has, as `tier=` names them.
+    static let tiers = Tier.allCases.filter { $0 != .unrated }
+
     /// The query a URL's parameters ask for: `offset`, `limit` (1...1000, 200 when left out),
-    /// `sort` (a `Sort`), `order` (asc or desc), `q` and `mode`. Anything else, or a value out of
-    /// range, is refused naming the parameter and the value.
+    /// `sort` (a `Sort`), `order` (asc or desc), `q`, `mode`, `tier` (a tier's name) and
+    /// `sigma50_min`, `sigma50_max` (radians). Anything else, or a value out of range, is refused
+    /// naming the parameter and the value.
     public init(parameters: [(String, String)]) throws(StudioError) {
         var seen = Set<String>()
         for (name, value) in parameters {
@@ -341,9 +486,19 @@ public struct LevelQuery: Sendable, Equatable {
                 descending = value == "desc"
             case "q": text = value
             case "mode": mode = value.isEmpty ? nil : value
+            case "tier":
+                guard value.isEmpty || Self.tiers.contains(where: { $0.rawValue == value }) else {
+                    throw .badRequest("bad request: tier=\(LevelCodec.cut(value)) is not one of \(Self.tiers.map(\.rawValue).joined(separator: ", "))")
+                }
+                tier = value.isEmpty ? nil : Tier(rawValue: value)
+            case "sigma50_min", "sigma50_max":
+                guard let x = Double(value), x.isFinite, x >= 0 else {
+                    throw .badRequest("bad request: \(name)=\(LevelCodec.cut(value)) is not a number of radians, 0 or more")
+                }
+                if name == "sigma50_min" { sigma50Min = x } else { sigma50Max = x }
             default:
                 throw .badRequest("bad request: '\(LevelCodec.cut(name))' is not a parameter of the level list "
-                    + "(offset, limit, sort, order, q, mode)")
+                    + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max)")
             }
         }
     }
@@ -360,5 +515,8 @@ public struct LevelPage: Sendable, Encodable, Equatable {
     /// False while the first scan runs: `total` then counts what is indexed so far, of `expected`.
     public var complete: Bool
     public var expected: Int
+    /// Of `total`, the levels whose estimate is settled (estimated, or not a level the model can
+    /// estimate): the rest get theirs behind the index.
+    public var estimated: Int
     public var items: [LevelLibrary.Entry]
 }

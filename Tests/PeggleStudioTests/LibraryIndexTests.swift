@@ -2,8 +2,11 @@ import Foundation
 import Glibc
 import Hummingbird
 import HummingbirdTesting
+import PeggleEstimate
+import PeggleGame
 import PeggleLevel
 @testable import PeggleStudio
+import PeggleTestSupport
 import Testing
 
 /// The level list from the studio's index: paged, filtered and sorted on the server, and true to
@@ -130,15 +133,80 @@ import Testing
         #expect(library.list(LevelQuery(text: "taken")).matched == 2)
     }
 
+    /// The list's page once every level's estimate is settled (waiting up to two minutes).
+    static func settled(_ library: LevelLibrary, _ query: LevelQuery) -> LevelPage {
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            let page = library.list(query)
+            if page.complete && page.estimated == page.total { return page }
+            if Date() > deadline {
+                Issue.record("estimates not settled: \(page.estimated) of \(page.total)")
+                return page
+            }
+            usleep(5000)
+        }
+    }
+
+    /// Behind the facts, every level gets `peggle estimate`'s estimate, bit for bit, whatever
+    /// the thread count; the list filters and sorts by it, levels without one last.
+    @Test func estimatesArriveBehindTheFactsAndFilterAndSortTheList() throws {
+        let folder = try StudioFolder()
+        try FileManager.default.removeItem(atPath: folder.file("mine.json"))
+        for f in ["fortress", "gauntlet", "spiral", "bench-grid", "brick-road"] {
+            try Repository.data("Levels/\(f).json").write(to: folder.url.appendingPathComponent("\(f).json"))
+        }
+        var again = try LevelCodec.decode(Repository.data("Levels/gauntlet.json"))
+        again.name = "Gauntlet Again"  // the same content hash: one estimate for both
+        try Self.write(folder, "again.json", again)
+        try Data("{}".utf8).write(to: folder.url.appendingPathComponent("broken.json"))
+        let library = try LevelLibrary(folder: folder.path, threads: 3)
+        library.index.startBuilding()
+        let page = Self.settled(library, LevelQuery(sort: .sigma50))
+        #expect(Self.files(page) == ["fortress.json", "spiral.json", "bench-grid.json", "again.json", "gauntlet.json",
+                                     "brick-road.json", "first-steps.json", "broken.json"])
+        #expect(page.items.map(\.tier) == ["very hard", "very hard", "hard", "medium", "medium", "easy", "easy", nil])
+        #expect(page.total == 8 && page.estimated == 8 && page.items.last?.sigma50 == nil)
+        for item in page.items where item.error == nil {
+            let level = try LevelCodec.decode(Data(contentsOf: folder.url.appendingPathComponent(item.file)))
+            let e = Sigma50Estimate(try PreparedLevel(level), model: EstimateModel.builtIn)
+            #expect(item.sigma50 == e.sigma50 && item.tier == e.tier.rawValue, "\(item.file)")
+        }
+        // One thread gives the same page, bit for bit.
+        #expect(Self.settled(try LevelLibrary(folder: folder.path, threads: 1), LevelQuery(sort: .sigma50)) == page)
+        // Descending: easiest first; ties in file order; the level without an estimate still last.
+        #expect(Self.files(library.list(LevelQuery(sort: .sigma50, descending: true)))
+                == ["first-steps.json", "brick-road.json", "again.json", "gauntlet.json", "bench-grid.json", "spiral.json",
+                    "fortress.json", "broken.json"])
+        #expect(Self.files(library.list(LevelQuery(sort: .tier)))
+                == ["brick-road.json", "first-steps.json", "again.json", "gauntlet.json", "bench-grid.json", "fortress.json",
+                    "spiral.json", "broken.json"])
+        #expect(Self.files(library.list(LevelQuery(tier: .veryHard))) == ["fortress.json", "spiral.json"])
+        let between = library.list(LevelQuery(sigma50Min: 0.01, sigma50Max: 0.05))
+        #expect(Self.files(between) == ["again.json", "bench-grid.json", "gauntlet.json"] && between.matched == 3 && between.total == 8)
+        #expect(library.list(LevelQuery(text: "gauntlet", tier: .easy)).matched == 0)
+        // Renamed outside: the same content, its estimate at once; replaced by another level: its estimate follows.
+        again.name = "Renamed"
+        try Self.write(folder, "again.json", again)
+        #expect(library.list(LevelQuery(text: "renamed")).items.map(\.tier) == ["medium"])
+        try Repository.data("Levels/spiral.json").write(to: folder.url.appendingPathComponent("brick-road.json"))
+        #expect(Self.files(Self.settled(library, LevelQuery(tier: .veryHard))) == ["brick-road.json", "fortress.json", "spiral.json"])
+    }
+
     @Test func badParametersAreRefusedNamingTheParameterAndTheValue() async throws {
         func refusal(_ parameters: [(String, String)]) -> String? {
             do { _ = try LevelQuery(parameters: parameters); return nil } catch { return error.message }
         }
         #expect(refusal([("limit", "0")]) == "bad request: limit=0 is not a whole number in 1...1000")
         #expect(refusal([("offset", "-1")]) == "bad request: offset=-1 is not a whole number in 0...2147483647")
-        #expect(refusal([("sort", "size")]) == "bad request: sort=size is not one of file, name, mode, pegs, orange, blocks")
+        #expect(refusal([("sort", "size")]) == "bad request: sort=size is not one of file, name, mode, pegs, orange, blocks, sigma50, tier")
         #expect(refusal([("order", "up")]) == "bad request: order=up is not asc or desc")
-        #expect(refusal([("page", "2")]) == "bad request: 'page' is not a parameter of the level list (offset, limit, sort, order, q, mode)")
+        #expect(refusal([("page", "2")]) == "bad request: 'page' is not a parameter of the level list "
+                + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max)")
+        #expect(refusal([("tier", "unrated")]) == "bad request: tier=unrated is not one of easy, medium, hard, very hard")
+        #expect(refusal([("sigma50_min", "-0.1")]) == "bad request: sigma50_min=-0.1 is not a number of radians, 0 or more")
+        #expect(refusal([("sigma50_max", "nan")]) == "bad request: sigma50_max=nan is not a number of radians, 0 or more")
+        #expect(try LevelQuery(parameters: [("tier", "very hard"), ("sigma50_min", "0.001"), ("sigma50_max", "1e-2"), ("sort", "tier")])
+                == LevelQuery(sort: .tier, tier: .veryHard, sigma50Min: 0.001, sigma50Max: 0.01))
         #expect(refusal([("q", "a"), ("q", "b")]) == "bad request: 'q' is given twice")
         #expect(try LevelQuery(parameters: [("offset", "5"), ("limit", "7"), ("sort", "name"), ("order", "desc"), ("q", "a b"), ("mode", "")])
                 == LevelQuery(offset: 5, limit: 7, sort: .name, descending: true, text: "a b", mode: nil))

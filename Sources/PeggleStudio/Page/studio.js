@@ -65,6 +65,7 @@ function listQuery() {
   const text = $("#list-search").value.trim();
   if (text) q.set("q", text);
   if ($("#list-mode").value) q.set("mode", $("#list-mode").value);
+  if ($("#list-tier").value) q.set("tier", $("#list-tier").value);
   // URLSearchParams writes a space as '+', which the server keeps: write it as %20.
   return q.toString().replace(/\+/g, "%20");
 }
@@ -87,13 +88,15 @@ async function refreshList() {
     const name = document.createElement("span");
     name.textContent = item.name;
     li.appendChild(name);
-    if (item.readOnly) {
-      const ro = document.createElement("span");
-      ro.className = "ro";
-      ro.textContent = "read-only";
-      li.appendChild(ro);
+    for (const [shown, cls] of [[item.tier, "tier"], [item.readOnly && "read-only", "ro"]]) {
+      if (!shown) continue;
+      const tag = document.createElement("span");
+      tag.className = cls;
+      tag.textContent = shown;
+      li.appendChild(tag);
     }
-    li.title = item.error || `${item.file}: ${item.mode}, ${item.pegs} pegs (${item.orange} orange), ${item.blocks} blocks`;
+    const estimate = item.sigma50 === undefined ? "" : `; estimate: sigma50 about ${item.sigma50.toPrecision(2)} rad, ${item.tier}`;
+    li.title = item.error || `${item.file}: ${item.mode}, ${item.pegs} pegs (${item.orange} orange), ${item.blocks} blocks${estimate}`;
     li.onclick = () => openLevel(item.file);
     ul.appendChild(li);
   }
@@ -101,10 +104,13 @@ async function refreshList() {
   const of = page.matched === page.total ? `${page.total}` : `${page.matched} of ${page.total}`;
   $("#list-count").textContent = page.complete ? `${first}–${last} of ${of}`
     : `${first}–${last} of ${of} (indexing ${page.total} of ${page.expected})`;
+  $("#list-estimating").textContent = page.complete && page.estimated < page.total
+    ? `estimating: ${page.estimated} of ${page.total} levels have their tier` : "";
   $("#list-prev").disabled = page.offset === 0;
   $("#list-next").disabled = last >= page.matched;
   clearTimeout(list.timer);
-  if (!page.complete) list.timer = setTimeout(refreshList, 500);  // until the index is built
+  // Until the index is built and every level estimated: estimates show as they arrive.
+  if (!page.complete || page.estimated < page.total) list.timer = setTimeout(refreshList, 500);
 }
 
 function listChanged(resetOffset) {
@@ -928,6 +934,7 @@ async function start() {
   let typing = null;
   $("#list-search").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => listChanged(true), 150); });
   $("#list-mode").onchange = () => listChanged(true);
+  $("#list-tier").onchange = () => listChanged(true);
   $("#list-sort").onchange = () => listChanged(true);
   $("#list-order").onclick = () => {
     const b = $("#list-order");
