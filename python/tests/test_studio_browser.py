@@ -502,6 +502,16 @@ def test_the_level_list_pages_searches_and_sorts_on_the_server(browser, peggle_b
         # Reversed file order: the last file first.
         d.find_element(By.ID, "list-order").click()
         wait.until(lambda d: js(d, items)[:2] == files[::-1][:2])
+        # Each level's estimated tier shows as it arrives behind the index; the server filters by it
+        # (of the 205, `peggle estimate` puts 2 in hard).
+        tiers = "[...document.querySelectorAll('#level-list li .tier')].map(s => s.textContent)"
+        wait.until(lambda d: len(js(d, tiers)) == 200 and d.find_element(By.ID, "list-estimating").text == "")
+        tier = "const s = document.getElementById('list-tier'); s.value = arguments[0]; s.onchange();"
+        d.execute_script(tier, "hard")
+        wait.until(lambda d: js(d, tiers) == ["hard", "hard"])
+        assert d.find_element(By.ID, "list-count").text == "1–2 of 2 of 205"
+        d.execute_script(tier, "")
+        wait.until(lambda d: len(js(d, items)) == 200)
         # Written outside the studio: shown on the next request (a sort change asks again).
         level = json.loads((folder / files[0]).read_text())
         level["name"] = "Zzz Written Outside"
