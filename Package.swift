@@ -24,6 +24,8 @@ let staticStdlib = ProcessInfo.processInfo.environment["PEGGLE_STATIC"].map { !$
 let staticFoundation = ["-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims"]
 let tuned: [SwiftSetting] = !cpuFlags.isEmpty && ["avx2", "bmi2", "fma"].allSatisfy { cpuFlags.contains(Substring($0)) }
     ? [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux], configuration: .release))] : []
+// The executables themselves are not tuned; told that their libraries are, they check the CPU first.
+let checksCPU: [SwiftSetting] = tuned.isEmpty ? [] : [.define("PEGGLE_TUNED", .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
     name: "PeggleGym",
@@ -92,6 +94,9 @@ let package = Package(
         // The native library's C declarations (peggle_env.h: statuses, info columns, the buffers
         // struct, the functions), the one statement of its ABI; the C file only checks its sizes.
         .target(name: "CPeggleEnv"),
+        // Which of the tuned build's instruction sets the CPU has (CPUID), asked by the executables
+        // before any tuned code runs. C, so never tuned itself.
+        .target(name: "CPeggleCPU"),
         // What every host of the environment runs: the serve session with the level reader, the
         // renderers and the tier screen (`peggle serve` and the native library alike).
         .target(name: "PeggleHost",
@@ -142,7 +147,7 @@ let package = Package(
         // `peggle` run outside a checkout (Bundled.swift).
         .target(
             name: "PeggleCommandLine",
-            dependencies: ["PegglePhysics", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleDifficulty", "PeggleAgents", "PeggleRating",
+            dependencies: ["CPeggleCPU", "PegglePhysics", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleDifficulty", "PeggleAgents", "PeggleRating",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.embedInCode("Builtin/linear.json")]),
         // The command-line tool, the product: owns files, the terminal and the process.
@@ -154,6 +159,7 @@ let package = Package(
                 "PeggleRating", "PeggleLevelSearch", "PeggleStudio", "PeggleCommandLine", "PeggleHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: checksCPU,
             linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
         // The lab: the benchmarks (a registry of workloads with typed rows), apart from the product;
         // never in the wheel. `bench serve` drives the `peggle` built beside it.
@@ -163,7 +169,8 @@ let package = Package(
                 "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
                 "PeggleDrawing", "PeggleEstimate", "PeggleStore", "PeggleRating", "PeggleCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            swiftSettings: checksCPU),
 
         // What the test targets share: where the repository's files are, levels and played games built
         // by hand, SVG documents parsed.

@@ -10,7 +10,7 @@ struct PeggleBench: ParsableCommand {
     /// Every benchmark, in the order the help lists them (Box2D's `benchmarks[]` plays this role).
     static var benchmarks: [any ParsableCommand.Type] {
         [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
-         BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self]
+         BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self, BenchTOI.self]
     }
 
     static let configuration = CommandConfiguration(
@@ -23,5 +23,10 @@ struct PeggleBench: ParsableCommand {
         subcommands: benchmarks,
         defaultSubcommand: BenchPhysics.self)
 
-    static func main() { runAsMain() }
+    static func main() {
+        #if PEGGLE_TUNED
+        CPUCheck.exitUnlessTunedCPU()
+        #endif
+        runAsMain()
+    }
 }

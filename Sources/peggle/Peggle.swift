@@ -13,6 +13,9 @@ struct Peggle: ParsableCommand {
                       DbCommand.self, Studio.self])
 
     static func main() {
+        #if PEGGLE_TUNED
+        CPUCheck.exitUnlessTunedCPU()
+        #endif
         // The benchmarks are the lab's executable, not the product's (docs/performance.md).
         if CommandLine.arguments.dropFirst().first == "bench" {
             FileHandle.standardError.write(Data("error: the benchmarks moved to their own executable: swift build -c release --product peggle-bench, then .build/release/peggle-bench --help\n".utf8))
