@@ -57,6 +57,8 @@ extension PeggleStore {
                     .map { (level: $0[0] as Int64, agent: $0[1] as Int64, run: $0[2] as Int64) }
             }
         }
+        // A person's game keeps the browser session it was recorded from (`game_session`).
+        let sessions = try shard.sessionsByKey()
         var pairs: [(level: Int64, agent: Int64)] = []
         for g in groups {
             if let last = pairs.last, last.level == g.level, last.agent == g.agent { continue }
@@ -104,7 +106,10 @@ extension PeggleStore {
                             }
                             continue
                         }
-                        try Self.insert(game, runID: runID[run]!, levelID: level, agentID: agent, db: db)
+                        let episode = try Self.insert(game, runID: runID[run]!, levelID: level, agentID: agent, db: db)
+                        if let session = sessions[Self.sessionKey(pair.level, pair.agent, Int64(bitPattern: game.seed), game.sigma)] {
+                            try GameSessionRecord(episodeID: episode, session: session).insert(db)
+                        }
                         report.gamesAdded += 1
                     }
                 }

@@ -209,8 +209,10 @@ public final class PeggleStore: Sendable {
         }
     }
 
-    /// Inserts one game and its shots (the caller has checked that its key is new).
-    static func insert(_ game: PlayedGame, runID: Int64, levelID: Int64, agentID: Int64, db: Database) throws {
+    /// Inserts one game and its shots (the caller has checked that its key is new); returns the
+    /// episode's id.
+    @discardableResult
+    static func insert(_ game: PlayedGame, runID: Int64, levelID: Int64, agentID: Int64, db: Database) throws -> Int64 {
         // Prepared once per connection: encoding each row through a record cost most of an insert's time.
         let insertEpisode = try db.cachedStatement(sql: insertSQL(
             table: "episode", fixed: ["run_id", "level_id", "agent_id"], columns: EpisodeColumn.allCases.map(\.rawValue)))
@@ -221,6 +223,7 @@ public final class PeggleStore: Sendable {
         for shot in game.shotLog {
             try insertShot.execute(arguments: StatementArguments([id] + ShotColumn.allCases.map { $0.value(shot) }))
         }
+        return id
     }
 
     // MARK: - Reading

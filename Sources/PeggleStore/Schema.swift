@@ -80,6 +80,15 @@ extension PeggleStore {
                 t.column("process_start", .text).notNull()
             }
         }
+        // The browser session a person's studio game was played in (`peggle studio --share`): a
+        // person is a name and a session, so two playtesters who type the same name stay two.
+        // Only games recorded with a session have a row; the name stays in the game's agent.
+        migrator.registerMigration("v3") { db in
+            try db.create(table: "game_session") { t in
+                t.primaryKey("episode_id", .integer).references("episode", onDelete: .cascade)
+                t.column("session", .text).notNull()
+            }
+        }
         return migrator
     }()
 

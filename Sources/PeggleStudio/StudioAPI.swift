@@ -75,6 +75,8 @@ public struct StudioAPI: Sendable {
         public var ratingBudget: Int
         /// Whether finished games are stored (the studio has a database).
         public var recording: Bool
+        /// With `--share`, the asking page's role ("designer" or "playtester"); absent otherwise.
+        public var role: StudioRole? = nil
     }
 
     /// A mode kind for the page: its name, its label, its fields.

@@ -12,8 +12,15 @@ public struct FinishedGameRequest: Decodable, Sendable {
     /// The episode seed the game was played with (`/api/play`'s `seed`).
     public var seed: UInt64
     public var angles: [Double]
-    /// The name the player typed: the only thing stored about a person.
+    /// The name the player typed: with a shared studio's browser session, all that is stored about a person.
     public var player: String
+
+    public init(level: String, seed: UInt64, angles: [Double], player: String) {
+        self.level = level
+        self.seed = seed
+        self.angles = angles
+        self.player = player
+    }
 }
 
 extension StudioAPI {
@@ -91,8 +98,10 @@ extension StudioAPI {
                           gameSeconds: game.elapsed, shotLog: log)
     }
 
-    /// Stores a finished game in the studio's database (`peggle studio --db`).
-    public func record(_ request: FinishedGameRequest, at date: Date = Date()) throws(StudioError) -> Recorded {
+    /// Stores a finished game in the studio's database (`peggle studio --db`). `session` is the
+    /// browser session of a shared studio (`--share`), stored beside the game: a person is a
+    /// name and a session.
+    public func record(_ request: FinishedGameRequest, session: String? = nil, at date: Date = Date()) throws(StudioError) -> Recorded {
         guard let store else {
             throw .conflict("games are not recorded: the studio was started without --db")
         }
@@ -110,7 +119,7 @@ extension StudioAPI {
         do {
             outcome = try store.record(game, level: LevelRecord(level: level, hash: prepared.hash), agent: Self.playerAgent(player),
                                        command: Self.playCommand, configuration: String(decoding: data, as: UTF8.self),
-                                       engineVersion: PeggleGym.version, at: date)
+                                       engineVersion: PeggleGym.version, session: session, at: date)
         } catch {
             throw StudioError(500, "the game could not be stored: \(error)")
         }

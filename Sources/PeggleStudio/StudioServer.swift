@@ -10,6 +10,10 @@ public struct StudioContext: RequestContext {
     public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
     /// The largest level allowed (1000 objects) is about 120 KB of JSON; a megabyte leaves room.
     public var maxUploadSize: Int { StudioServer.maxBody }
+    /// With `--share`, who sent the request (`StudioAccessGuard` sets it); nil when not shared.
+    public var role: StudioRole?
+    /// With `--share`, the browser session's id (its cookie), stored with the games it records.
+    public var session: String?
 }
 
 /// The HTTP side of the studio: routes to `StudioAPI`, the embedded page, and error replies.
@@ -23,15 +27,24 @@ public enum StudioServer {
 
     /// The studio's routes behind `StudioGuard`: only requests from the studio's own page at
     /// `address` are answered.
+    /// With `share`, only holders of its tokens are answered, and a playtester may only play and
+    /// record (`StudioAccessGuard`).
     public static func router(api: StudioAPI, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                              address: StudioAddress) -> Router<StudioContext> {
+                              address: StudioAddress, share: StudioShare? = nil) -> Router<StudioContext> {
         let router = Router(context: StudioContext.self)
         // First: a router's middleware wraps only the routes added after it.
         router.add(middleware: StudioGuard(address: address))
+        if let share { router.add(middleware: StudioAccessGuard(share: share, address: address)) }
         router.get("/") { _, _ in page(PackageResources.index_html, "text/html; charset=utf-8") }
         router.get("/studio.css") { _, _ in page(PackageResources.studio_css, "text/css; charset=utf-8") }
         router.get("/studio.js") { _, _ in page(PackageResources.studio_js, "text/javascript; charset=utf-8") }
-        router.get("/api/config") { _, _ in reply { api.config } }
+        router.get("/api/config") { _, context in
+            reply {
+                var config = api.config
+                config.role = context.role
+                return config
+            }
+        }
         router.get("/api/levels") { request, _ in
             // Hummingbird decodes the values' percent escapes, not the names' (nor `+`: the page
             // writes a space as %20).
@@ -64,7 +77,7 @@ public enum StudioServer {
         }
         router.post("/api/games") { request, context in
             await body(request, context, FinishedGameRequest.self) { r throws(StudioError) in
-                try await StudioWork.run { () throws(StudioError) in try api.record(r) }
+                try await StudioWork.run { () throws(StudioError) in try api.record(r, session: context.session) }
             }
         }
         router.post("/api/rate") { request, context in
@@ -83,11 +96,12 @@ public enum StudioServer {
     /// Serves the studio on `host:port` until the process gets SIGINT, SIGTERM or SIGHUP;
     /// `started` gets the URL. Requests must name `host` (or a loopback name when `host` is one,
     /// or one of `allowedHosts`) with the bound port: `StudioAddress`.
+    /// With `share`, only holders of its tokens are answered (the command prints the links).
     public static func run(api: StudioAPI, host: String, port: Int, allowedHosts: [String] = [], threads: Int,
-                           started: @escaping @Sendable (String) -> Void) async throws {
+                           share: StudioShare? = nil, started: @escaping @Sendable (String) -> Void) async throws {
         let address = StudioAddress(host: host, port: port, allowedHosts: allowedHosts)
         StudioAPI.loadEstimateModel()
-        let app = Application(router: router(api: api, threads: threads, address: address),
+        let app = Application(router: router(api: api, threads: threads, address: address, share: share),
                               configuration: .init(address: .hostname(host, port: port)),
                               onServerRunning: { channel in
                                   // `--port 0`: the port is known only now; the guard reads it from here on.

@@ -61,6 +61,6 @@ import Testing
         let store = try PeggleStore(path: path)
         #expect(try store.claims().isEmpty)
         let applied = try store.writer.read { db in try PeggleStore.migrator.appliedIdentifiers(db) }
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == ["v1", "v2", "v3"])
     }
 }

@@ -32,6 +32,7 @@ LIMITS = {
     "store.md": (300, "default"),
     # Over 300 today, each one interface read as a whole (no history to move out).
     "studio.md": (320, "the studio's three tabs, its HTTP API and its security rules in one page"),
+    "sharing.md": (80, "peggle studio --share: tokens, the two roles, what a playtester may do, who played"),
     "environment.md": (350, "the Gymnasium surface: actions, observations, rewards, seeding, procedural levels, infos"),
     "distribution.md": (350, "the wheel: its build, contents, platform tag, two engines and CI with its measured times"),
     "protocol.md": (360, "the serve protocol is one specification: every command, reply, limit and frame"),

@@ -236,6 +236,7 @@ function sig2(v) { return String(Number(v.toPrecision(2))); }
 // level. Replies can arrive out of order while the designer drags and edits quickly: only the
 // reply to the latest request is shown.
 async function refreshEstimate() {
+  if (studio.config.role === "playtester") return;  // a playtester's page plays only (docs/sharing.md)
   const asked = ++studio.estimateAsked;
   const out = $("#estimate"), text = studio.text;
   out.classList.add("pending");
@@ -977,6 +978,18 @@ async function start() {
   const r = await api("GET", "/api/new");
   load(r.level, "", false, r.issues);
   setupCanvas();
+  // A shared studio's playtester (`peggle studio --share`) may only play and record: the
+  // designer's buttons are hidden (the server refuses them anyway) and Play is the only mode.
+  if (studio.config.role === "playtester") {
+    document.body.classList.add("playtester");
+    const first = (await api("GET", "/api/levels?limit=1")).items[0];
+    if (first) {
+      const o = await api("GET", "/api/levels/" + encodeURIComponent(first.file));
+      load(o.level, o.file, o.readOnly, o.issues);
+    }
+    setMode("play");
+    $("#record").textContent = "Type your name under Player, pick a level and play: finished games are recorded under your name.";
+  }
   document.body.dataset.ready = "1";
 }
 
