@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "PeggleRating", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame", "PeggleAgents", "PeggleStore", "PeggleDifficulty", "PeggleEstimate"], swiftSettings: tuned),
         // Levels at a requested difficulty: generated candidates screened by the estimate, confirmed
         // by the rater.
-        .target(name: "PeggleLevelSearch", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleDifficulty", "PeggleEstimate", "PeggleAgents",
+        .target(name: "PeggleLevelSearch", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleDifficulty", "PeggleEstimate", "PeggleAgents",
                                                          "PeggleStore", "PeggleRating"]),
         // Peggle Studio: the designer, the game and the rater in a browser. The API calls the same code as
         // the CLI; the page (HTML, CSS, plain JavaScript) is embedded in the binary, so nothing is fetched.

@@ -6,7 +6,7 @@ struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["level"], ["level", "validate"], ["level", "info"], ["level", "new"], ["level", "edit"],
         ["level", "edit", "add"], ["level", "edit", "move"], ["level", "edit", "remove"], ["level", "edit", "resize"],
-        ["level", "edit", "rotate"], ["level", "edit", "kind"], ["level", "generate"], ["level", "gallery"], ["play"], ["render"], ["serve"], ["train"],
+        ["level", "edit", "rotate"], ["level", "edit", "kind"], ["level", "generate"], ["level", "tune"], ["level", "gallery"], ["play"], ["render"], ["serve"], ["train"],
         ["rate"], ["estimate"], ["report"],
     ]
 

@@ -5,6 +5,7 @@ import PeggleCommandLine
 struct LevelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "level",
-        abstract: "Check, inspect, create, edit and generate level files; draw a gallery of them.",
-        subcommands: [LevelValidate.self, LevelInfo.self, LevelNew.self, LevelEdit.self, LevelGenerate.self, LevelGallery.self])
+        abstract: "Check, inspect, create, edit, generate and tune level files; draw a gallery of them.",
+        subcommands: [LevelValidate.self, LevelInfo.self, LevelNew.self, LevelEdit.self, LevelGenerate.self, LevelTuneCommand.self,
+                      LevelGallery.self])
 }
