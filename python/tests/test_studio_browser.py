@@ -522,3 +522,98 @@ def test_the_level_list_pages_searches_and_sorts_on_the_server(browser, peggle_b
         shot(d, "studio-level-list")
     finally:
         stop(proc)
+
+
+def test_a_shared_studio_lets_a_playtester_with_its_link_play_and_record_and_refuses_others(peggle_bin, tmp_path):
+    """`peggle studio --share` (docs/sharing.md): a playtester's browser, reaching the studio through
+    a network name (`--host-resolver-rules` maps studio.lan to 127.0.0.1) by a link clicked on
+    another site, plays a game to its end and records it under their name and browser session,
+    but cannot save; a browser without the token, or with an earlier run's, is refused."""
+    folder, db = tmp_path / "levels", tmp_path / "shared.sqlite"
+    folder.mkdir()
+    (folder / "one-shot.json").write_text(json.dumps(ONE_SHOT))
+    before = sorted((p.name, p.read_text()) for p in folder.iterdir())
+    proc = subprocess.Popen([peggle_bin, "studio", "--levels", str(folder), "--port", "0", "--threads", "2", "--share",
+                             "--host", "127.0.0.1", "--allow-host", "studio.lan", "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first, second = proc.stdout.readline(), proc.stdout.readline()
+    assert first.startswith("Peggle Studio: http://127.0.0.1:") and "the designer's link: every right" in first, first
+    assert second.startswith("Playtesters: http://studio.lan:") and "play and record games only" in second, second
+    designer_link, link = first.split()[2], second.split()[1]
+    port = int(link.split(":")[2].split("/")[0])
+    token = link.split("token=")[1]
+    assert len(token) == 48 and designer_link.split("token=")[1] != token
+    # The link, on another site's page (another origin), as a playtester gets it in a web mail.
+    page = f'<!doctype html><title>mail</title><a id="go" href="{html.escape(link)}">play my levels</a>'.encode()
+
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    rules = "--host-resolver-rules=MAP studio.lan 127.0.0.1"
+    player, stranger = chromium(rules), chromium(rules)
+    try:
+        d = player
+        d.get(f"http://127.0.0.1:{site.server_address[1]}/")
+        d.find_element(By.ID, "go").click()
+        wait = WebDriverWait(d, 30)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+        assert d.current_url == f"http://studio.lan:{port}/"  # the token left the address bar
+        cookies = {c["name"]: c for c in d.get_cookies()}
+        assert cookies[f"peggle-studio-{port}"]["httpOnly"] and cookies[f"peggle-studio-{port}"]["sameSite"] == "Strict"
+        assert js(d, "document.cookie") == ""  # HttpOnly: the page's scripts cannot read the token
+        assert js(d, "studio.config.role") == "playtester"
+        wait.until(lambda d: js(d, "studio.level.name") == "One Shot" and d.find_element(By.ID, "status").text == "playing")
+        assert [b.text for b in d.find_elements(By.CSS_SELECTOR, "#modes button") if b.is_displayed()] == ["Play"]
+        assert not any(d.find_element(By.ID, b).is_displayed() for b in ("new", "save", "saveas", "duplicate"))
+        assert d.find_element(By.ID, "list-pager").is_displayed() and d.find_element(By.ID, "list-search").is_displayed()
+        d.find_element(By.ID, "player").send_keys("Grace Playtester")
+        seed = js(d, "studio.game.seed")
+        at(d, 400, 400).click().perform()
+        wait.until(lambda d: js(d, "studio.recorded !== null"))
+        wait.until(lambda d: js(d, "!studio.game.animating"))
+        assert d.find_element(By.ID, "status").text == "won"
+        assert d.find_element(By.ID, "record").text == f"Recorded: won in 1 shot (seed {seed}) for Grace Playtester."
+        shot(d, "playtester")
+        # The page's own JSON requests to write a level are refused to a playtester.
+        for path, body in [("/api/levels", "{level: studio.text, file: 'one-shot.json'}"), ("/api/levels", "{level: studio.text}"),
+                           ("/api/edit", "{level: studio.text, op: {type: 'remove', id: 1}}")]:
+            status = d.execute_async_script(f"""const done = arguments[0];
+                fetch("{path}", {{method: "POST", headers: {{"Content-Type": "application/json"}}, body: JSON.stringify({body})}})
+                  .then(async (r) => done([r.status, (await r.json()).error]));""")
+            assert status == [403, f"refused: POST {path}: a playtester may only play and record games "
+                              "(no save, edit, estimate or rate); the designer's link has every right"], status
+
+        # Another browser without the token is refused; with an earlier run's token too.
+        s = stranger
+        def refusal(url):
+            s.get(url)
+            return json.loads(s.find_element(By.TAG_NAME, "body").text)["error"]
+        assert refusal(f"http://studio.lan:{port}/") == ("refused: GET / holds no token: this studio is shared (--share) "
+                                                         "and answers only the links it printed (http://...?token=...)")
+        assert refusal(f"http://studio.lan:{port}/?token={'0' * 48}").startswith("refused: the link's token is not this studio's")
+        assert s.get_cookies() == []
+        assert refusal(f"http://studio.lan:{port}/api/levels").startswith("refused: GET /api/levels holds no token")
+    finally:
+        player.quit()
+        stranger.quit()
+        site.shutdown()
+        stop(proc)
+
+    assert sorted((p.name, p.read_text()) for p in folder.iterdir()) == before
+    with sqlite3.connect(db) as con:
+        rows = con.execute("""SELECT a.label, e.seed, e.status, s.session FROM episode e JOIN agent a ON a.id = e.agent_id
+                              LEFT JOIN game_session s ON s.episode_id = e.id""").fetchall()
+    assert len(rows) == 1
+    label, stored_seed, status, session = rows[0]
+    assert (label, stored_seed, status) == ("human(name=Grace Playtester)", seed, "won")
+    assert session is not None and len(session) == 32 and session == cookies[f"peggle-session-{port}"]["value"]
