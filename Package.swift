@@ -63,6 +63,9 @@ let package = Package(
     targets: [
         // Physics: continuous collision of balls against a static obstacle store. Standard library only.
         .target(name: "PegglePhysics", swiftSettings: tuned),
+        // The second physics (issue 51), beside today's: closed-form flight, times of impact as
+        // earliest polynomial roots, v1's contact rules. One ball among static obstacles so far.
+        .target(name: "PegglePhysicsTOI", dependencies: ["PegglePhysics"], swiftSettings: tuned),
         // Small utilities every layer uses: the parallel-for, the seeded random stream, content
         // hashes, locale-free decimal text.
         .target(name: "PeggleUtilities", dependencies: ["PegglePhysics"], swiftSettings: tuned),
@@ -168,6 +171,7 @@ let package = Package(
             dependencies: [
                 "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
                 "PeggleDrawing", "PeggleEstimate", "PeggleStore", "PeggleRating", "PeggleCommandLine",
+                "PegglePhysics", "PegglePhysicsTOI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: checksCPU),
@@ -176,6 +180,7 @@ let package = Package(
         // by hand, SVG documents parsed.
         .target(name: "PeggleTestSupport", dependencies: ["PeggleDifficulty"], path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics", "PeggleTestSupport"]),
+        .testTarget(name: "PegglePhysicsTOITests", dependencies: ["PegglePhysicsTOI", "PegglePhysics", "PeggleUtilities"]),
         .testTarget(name: "PeggleUtilitiesTests", dependencies: ["PeggleUtilities"]),
         .testTarget(name: "PeggleLevelTests", dependencies: ["PeggleLevel", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),

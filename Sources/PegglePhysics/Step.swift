@@ -332,7 +332,7 @@ extension PhysicsWorld {
     /// ball cannot sink in. Returns the new drift velocity, the true closing speed, and whether
     /// the contact was resting (closing speed under `resting`, no bounce).
     @inline(__always)
-    static func respond(_ v: Vec2, normal n: Vec2, surface: Vec2, restitution e: Double, resting: Double,
+    public static func respond(_ v: Vec2, normal n: Vec2, surface: Vec2, restitution e: Double, resting: Double,
                         lag: Vec2) -> (v: Vec2, speed: Double, rested: Bool) {
         let vnDrift = (v - surface).dot(n)
         guard vnDrift < 0 else { return (v, 0, false) }
