@@ -40,7 +40,7 @@ struct LevelTuneCommandTests {
         // The text report says so too, with the same exit code.
         let t = try CLI.run(["level", "tune", "easy.json", "--tier", "very-hard", "--max-edits", "1", "--max-ratings", "1"], cwd: dir)
         #expect(t.status == 1)
-        #expect(t.stdout.contains("not reached: no rated level within 1 edits and 1 rating lies in tier very hard"), "\(t.stdout)")
+        #expect(t.stdout.contains("not reached: no rated level within 1 edit and 1 rating lies in tier very hard"), "\(t.stdout)")
         #expect(t.stdout.hasSuffix("; nothing written\n"))
     }
 

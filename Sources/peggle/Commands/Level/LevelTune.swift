@@ -129,7 +129,7 @@ struct LevelTuneCommand: ParsableCommand {
         case .notReached:
             if !r.steps.isEmpty { lines.append("nearest: estimate \(n(r.after.estimate.sigma50)); rated \(ratedText(r.after.rated))") }
             let tried = r.confirmations.dropFirst().map { "\($0.edits) edit\($0.edits == 1 ? "" : "s"): \(n($0.rated.estimate))" }
-            lines.append("not reached: no rated level within \(maxEdits) edits and \(maxRatings) rating\(maxRatings == 1 ? "" : "s") "
+            lines.append("not reached: no rated level within \(maxEdits) edit\(maxEdits == 1 ? "" : "s") and \(maxRatings) rating\(maxRatings == 1 ? "" : "s") "
                 + "lies in tier \(tier.rawValue)" + (tried.isEmpty ? " (no edit brought the estimate nearer)" : " (rated: \(tried.joined(separator: ", ")))")
                 + "; nothing written")
         }
