@@ -137,6 +137,10 @@ struct EstimateCommandTests {
         let e = try CLI.run(["estimate", Self.levels[0], "--model", empty.path])
         #expect(e.status == 2)
         #expect(e.stderr == "error: --model \(empty.path): the file is empty, not a model file\n")
+        // A readable device reads as what it holds (it said "Permission denied" before).
+        let null = try CLI.run(["estimate", Self.levels[0], "--model", "/dev/null"])
+        #expect(null.status == 2)
+        #expect(null.stderr == "error: --model /dev/null: the file is empty, not a model file\n")
         let missing = try CLI.run(["estimate", Self.levels[0], "--model", dir.appendingPathComponent("nope.json").path])
         #expect(missing.stderr == "error: --model \(dir.appendingPathComponent("nope.json").path): no such file\n")
     }

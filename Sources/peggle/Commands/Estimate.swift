@@ -108,7 +108,13 @@ struct Estimate: ParsableCommand {
         }
         if isFolder.boolValue { throw UserError("--model \(path): is a folder, not a model file") }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        // Through a file handle: Foundation's Data(contentsOf:) fails on a readable device such
+        // as /dev/null with "Permission denied", a wrong reason (issue 50); read, it is empty.
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
+        } catch {
             throw UserError("--model \(path): cannot be read (\(Files.reason(error)))")
         }
         if data.isEmpty { throw UserError("--model \(path): the file is empty, not a model file") }
