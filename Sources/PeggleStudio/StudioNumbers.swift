@@ -6,6 +6,13 @@ import Foundation
 /// itself: the body's numbers (outside strings) are replaced by 0, a number every numeric field
 /// takes, until the body decodes past them.
 enum StudioNumbers {
+    /// A request's whole-number fields with a narrower range than their type's, by path ("budget"):
+    /// a number past the type's range is refused with the field's own range, which the handler
+    /// checks with the same declaration.
+    protocol Ranges {
+        static var wholeRanges: [String: ClosedRange<Int>] { get }
+    }
+
     /// A number token of the body: where it is and its text.
     struct Token {
         var range: Range<Int>
@@ -46,7 +53,10 @@ enum StudioNumbers {
         // What the field takes, asked of the decoder: a fraction, a negative whole number.
         let what: String
         if !blind(high, last: "0.5") {
-            what = "is not a finite number (a double: at most about 1.8e308)"
+            what = underflows(token.text) ? "is too close to 0 for a double (under about 2.2e-308 apart from 0; write 0)"
+                : "is not a finite number (a double: at most about 1.8e308)"
+        } else if let range = (T.self as? Ranges.Type)?.wholeRanges[token.path] {
+            what = "is not a whole number in \(range.lowerBound)...\(range.upperBound)"
         } else if !blind(high, last: "-1") {
             what = "is not a whole number in \(Int64.min)...\(Int64.max)"
         } else {
@@ -54,6 +64,14 @@ enum StudioNumbers {
         }
         let shown = token.text.count > 40 ? String(token.text.prefix(40)) + "\u{2026}" : token.text
         return "\(token.path.isEmpty ? "the body" : token.path): \(shown) \(what)"
+    }
+
+    /// Whether the number `text` is not 0 but nearer 0 than a normal double: the decoder refuses
+    /// it as it refuses an overflow, for another reason.
+    static func underflows(_ text: String) -> Bool {
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        guard mantissa.contains(where: { ("1"..."9").contains($0) }), let v = Double(text) else { return false }
+        return abs(v) < Double.leastNormalMagnitude
     }
 
     /// Deeper bodies are not looked into (the scan recurses; no request of the studio nests past 4).

@@ -58,8 +58,10 @@ public struct SaveRequest: Decodable, Sendable {
 }
 
 /// `POST /api/rate`: rate the level (the adaptive rater) with at most `budget` greedy games.
-public struct RateRequest: Decodable, Sendable {
+public struct RateRequest: Decodable, Sendable, StudioNumbers.Ranges {
     public var level: String
     public var budget: Int?
     public var seed: UInt64?
+
+    static var wholeRanges: [String: ClosedRange<Int>] { ["budget": StudioRating.budgets] }
 }

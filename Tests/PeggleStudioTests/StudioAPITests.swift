@@ -465,7 +465,11 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 1, \"angles\": [0.1, 1e400, -1e999]}", "bad request: angles[2]: -1e999 is not a finite number (a double: at most about 1.8e308)")
             try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1, \"x\": 1e400, \"y\": 2}}", "bad request: op.x: 1e400 is not a finite number (a double: at most about 1.8e308)")
             try await Self.said(client, "/api/edit", "{\"level\": \(level), \"op\": {\"type\": \"move\", \"id\": 1e30, \"x\": 1, \"y\": 2}}", "bad request: op.id: 1e30 is not a whole number in -9223372036854775808...9223372036854775807")
-            try await Self.said(client, "/api/rate", "{\"level\": \(level), \"budget\": 9223372036854775808}", "bad request: budget: 9223372036854775808 is not a whole number in -9223372036854775808...9223372036854775807")
+            // A field with a range of its own is refused with it (issue 50: it quoted Int64's).
+            try await Self.said(client, "/api/rate", "{\"level\": \(level), \"budget\": 9223372036854775808}", "bad request: budget: 9223372036854775808 is not a whole number in 8...160")
+            try await Self.said(client, "/api/rate", "{\"level\": \(level), \"budget\": 1e400}", "bad request: budget: 1e400 is not a whole number in 8...160")
+            // A number that underflows is not called infinite (issue 50).
+            try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 1, \"angles\": [0.1, 1e-400]}", "bad request: angles[1]: 1e-400 is too close to 0 for a double (under about 2.2e-308 apart from 0; write 0)")
             // Not JSON at all is still said so.
             try await Self.said(client, "/api/play", "{\"level\": \(level), \"seed\": 01}", "bad request: the body is not valid JSON")
             try await Self.said(client, "/api/play", "{\"seed\": -1", "bad request: the body is not valid JSON")
