@@ -24,6 +24,20 @@ func randomNetwork(hidden: Int, seed: UInt64, board: Bool = true, inputs: Int = 
                       mix: layer(hidden, hidden, .relu), score: layer(hidden, 1, .identity), inputs: inputs)
 }
 
+/// What `MLPDocument.agent` says of `agent`'s file changed by `mutate` (a JSON object edited as
+/// a dictionary), read as "m.json"; "accepted" when it loads.
+func policyFileRefusal(of agent: MLPAgent, _ mutate: (inout [String: Any]) -> Void) throws -> String {
+    var obj = try #require(JSONSerialization.jsonObject(with: Data(try MLPDocument(agent).json.utf8)) as? [String: Any])
+    mutate(&obj)
+    let data = try JSONSerialization.data(withJSONObject: obj)
+    do {
+        _ = try MLPDocument.agent(data, path: "m.json")
+        return "accepted"
+    } catch {
+        return error.description
+    }
+}
+
 /// The same network in double, one multiply-add at a time: the reference the BLAS forward pass
 /// is held to.
 func referenceScores(_ n: MLPNetwork, _ x: [Float], bins: Int) -> [Double] {
@@ -294,16 +308,7 @@ func decisionStates(_ files: [String] = ["first-steps.json", "fortress.json", "s
 
     /// The error for a document changed by `mutate` (a JSON object edited as a dictionary).
     func refusal(_ mutate: (inout [String: Any]) -> Void) throws -> String {
-        let agent = MLPAgent(network: randomNetwork(hidden: 4, seed: 2))
-        var obj = try #require(JSONSerialization.jsonObject(with: Data(try MLPDocument(agent).json.utf8)) as? [String: Any])
-        mutate(&obj)
-        let data = try JSONSerialization.data(withJSONObject: obj)
-        do {
-            _ = try MLPDocument.agent(data, path: "m.json")
-            return "accepted"
-        } catch {
-            return error.description
-        }
+        try policyFileRefusal(of: MLPAgent(network: randomNetwork(hidden: 4, seed: 2)), mutate)
     }
 
     /// Edits `obj[path...]` in place, through nested dictionaries and arrays.
@@ -459,17 +464,7 @@ func decisionStates(_ files: [String] = ["first-steps.json", "fortress.json", "s
         #expect(loaded.network == agent.network && loaded.extras == [.modeOneHot] && loaded.search == MLPSearch(bins: 8, samples: 4))
         #expect(loaded.label == agent.label)
         #expect(try !MLPDocument(MLPAgent(network: randomNetwork(hidden: 8, seed: 6))).json.contains("row_extras"))
-        func refusal(_ change: (inout [String: Any]) -> Void) throws -> String {
-            var obj = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            change(&obj)
-            let data = try JSONSerialization.data(withJSONObject: obj)
-            do {
-                _ = try MLPDocument.agent(data, path: "m.json")
-                return "accepted"
-            } catch {
-                return error.description
-            }
-        }
+        func refusal(_ change: (inout [String: Any]) -> Void) throws -> String { try policyFileRefusal(of: agent, change) }
         #expect(try refusal { $0["row_extras"] = ["mode_one_hot", "level_seed"] }
                 == "m.json: row_extras[1]: 'level_seed' (expected mode_one_hot)")
         #expect(try refusal { $0["row_extras"] = ["mode_one_hot", "mode_one_hot"] } == "m.json: row_extras[1]: 'mode_one_hot' is named twice")
