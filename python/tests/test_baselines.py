@@ -8,6 +8,7 @@ import math
 import shutil
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 from conftest import PYTHON
@@ -113,6 +114,21 @@ def hand_made_runs(root):
         write_eval(root / "B" / f"seed-{seed}" / "eval-easy-v1.json", "easy-v1", "B", seed,
                    {(k, s): s // 100 < rates[k] for k, s in easy})
     write_eval(root / "C" / "seed-0" / "eval-easy-v1.json", "easy-v1", "C", 0, {e: True for e in easy})
+
+
+def test_probability_of_improvement_is_rliables_bit_for_bit(run):
+    # The report's counted P(X > Y) must be the very float rliable's Mann-Whitney loop gives, so
+    # a cached result and a recomputed one never differ: win rates of 10 episodes (many ties),
+    # unequal run counts, and a level where both agents' runs are identical (rliable's 0.5 case).
+    from rliable import metrics
+    rng = np.random.default_rng(3)
+    for runs_x, runs_y in ((5, 5), (5, 3), (1, 4)):
+        x = rng.integers(0, 11, (runs_x, 40)) / 10
+        y = rng.integers(0, 11, (runs_y, 40)) / 10
+        if runs_x == runs_y:
+            y[:, 7] = x[:, 7]
+        assert run.probability_of_improvement(x, y) == metrics.probability_of_improvement(x, y)
+    assert run.probability_of_improvement(np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]])) == 0.5
 
 
 def test_report_statistics_match_hand_computed_values(run, tmp_path):
