@@ -72,11 +72,13 @@ ENV_IDS = {ENV_ID: {}, ENV_ID_V1: V1_KWARGS,
            ENV_ID_EASY: {**V1_KWARGS, "distribution_mode": "easy"},
            ENV_ID_HARD: {**V1_KWARGS, "distribution_mode": "hard"}}
 
-# Registered without Gymnasium's passive checker: it checks only an env's first reset and step,
-# then costs every step a wrapper's call (about a microsecond of a one-env step's seven above the
-# engine, docs/performance.md); the tests run `check_env` on every id instead, and
-# `gym.make(..., disable_env_checker=False)` still adds it.
+# Registered without Gymnasium's wrappers, so `gym.make` returns the environment itself: each
+# wrapper costs every step a call (about a microsecond each of a one-env step's few above the
+# engine, docs/performance.md). The passive checker checks only an env's first reset and step;
+# the tests run `check_env` on every id instead, and `gym.make(..., disable_env_checker=False)`
+# still adds it. OrderEnforcing refuses a step before the first reset, which the environment
+# refuses itself (PeggleError ``not_reset``); `gymnasium.wrappers.OrderEnforcing(env)` adds it.
 for _id, _kwargs in ENV_IDS.items():
     if _id not in registry:
-        register(id=_id, entry_point="peggle_gym.env:PeggleEnv", disable_env_checker=True,
+        register(id=_id, entry_point="peggle_gym.env:PeggleEnv", disable_env_checker=True, order_enforce=False,
                  vector_entry_point="peggle_gym.vector:PeggleVectorEnv", kwargs=_SpecKwargs(_kwargs))

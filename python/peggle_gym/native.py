@@ -54,6 +54,20 @@ STATUSES = ("playing", "won", "lost")
 #: The peg kinds of an info's ``hits``, in the serve protocol's order (PEGGLE_I_HITS_BLUE ...).
 HIT_KINDS = ("blue", "orange", "green", "purple", "zombie", "confusement")
 
+#: `peggle_gym._hot`, a single environment's step in C (built with the package: `setup.py`'s
+#: extension, or in place in a checkout by scripts/test), or None where it was not built (no C
+#: compiler or Python headers), and then `PeggleEnv.step` does the same in Python.
+try:
+    from . import _hot as HOT
+except ImportError:
+    HOT = None
+if HOT is not None and (HOT.INFO_INTS != INFO_INTS or HOT.INFO_REALS != INFO_REALS):
+    HOT = None  # a build from other sources (a stale in-place build): its columns are not these
+
+#: `peggle_reset`'s "no seed" and "no level" (-1), made once: the hot path calls it without
+#: declared argument types, which take a microsecond to convert, so its int64s go as these.
+NO_SEED = NO_LEVEL = ctypes.c_int64(-1)
+
 #: Statuses the library answers for a handle that is gone (or was the parent's) rather than for
 #: the request: they are raised as they are, whatever the command.
 PEGGLE_CLOSED, PEGGLE_WRONG_PROCESS = 12, 13
@@ -156,6 +170,9 @@ class NativeClient:
         self.token = -handle
         self.hello = {"hello": "peggle native", "protocol": PROTOCOL_VERSION, "engine": lib.peggle_engine().decode()}
         self._step = lib.peggle_step
+        #: peggle_reset without declared argument types (see NO_SEED), for `PeggleEnv.reset`'s
+        #: commonest reset: its own function object, so `lib.peggle_reset` keeps its types.
+        self._reset = ctypes.CFUNCTYPE(ctypes.c_int32)(("peggle_reset", lib))
         self._keep: list = []
         self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _close, lib, handle, self._keep)
@@ -300,6 +317,22 @@ class NativeClient:
         status = self._step(self.handle)
         if status:
             raise self._error(self.handle, "step", status)
+
+    def hot_step(self, copy_obs, level_names: list[str]):
+        """This session's single environment's step in C (`HOT.bind`): ``step(env, action)``
+        returns what `PeggleEnv.step` returns, or None for an action it leaves to the Python
+        code, or the library's status when the step was refused. None without the extension.
+        ``copy_obs()`` makes the observation handed out; the step keeps the buffers it writes
+        alive (a closed session's step is refused, never a write into freed memory)."""
+        if HOT is None or self.num_envs != 1:
+            return None
+
+        def slow_info(values: tuple) -> dict | None:  # rows other than a shot on a level file
+            return info_from(values, self, level_names)
+
+        step = ctypes.cast(self.lib.peggle_step, ctypes.c_void_p).value
+        return HOT.bind(step, self.handle, self.actions.ctypes.data, self.rows.ctypes.data, (self.actions, self.rows),
+                        copy_obs, level_names, slow_info, np.ndarray)
 
     def names(self, level: np.ndarray, generators: np.ndarray, some: np.ndarray, level_names: list[str]) -> np.ndarray:
         """Every environment's level name (None where ``some`` is false) as a new object array:

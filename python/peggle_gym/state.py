@@ -35,6 +35,11 @@ class Snapshot:
     replay: tuple = field(repr=False, compare=False)
 
 
+#: What a copy or a pickle leaves out: the engine's session and what is bound to it (a copy's
+#: `_attach` makes its own), and the replay, which is copied on its own.
+_TRANSIENT = ("client", "_native", "_hot", "_replay")
+
+
 class Replayable:
     """What `PeggleEnv` and `PeggleVectorEnv` share: recorded requests, snapshots, copies.
 
@@ -145,7 +150,7 @@ class Replayable:
             raise PeggleError("too_long", f"cannot copy or pickle this {type(self).__name__}: it has stepped more than "
                                           f"{MAX_REPLAY_ACTIONS:,} actions since its last seeded reset, and a copy "
                                           "replays them; reset(seed=...) first")
-        state = {k: v for k, v in self.__dict__.items() if k not in ("client", "_native", "_replay")}
+        state = {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
         state["_replay"] = list(self._replay)
         state["_timeout"] = client.timeout  # the copy's client waits as this one does
         return state
@@ -169,7 +174,7 @@ class Replayable:
         if client is not None and client.backend == "native" and not client.closed:
             # The engine's state is copied in the library; the recorded requests (never changed
             # once recorded) are shared entry by entry, so a later pickle of the copy replays.
-            state = {k: v for k, v in self.__dict__.items() if k not in ("client", "_native", "_replay")}
+            state = {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
             clone = type(self).__new__(type(self))
             memo[id(self)] = clone
             clone.__dict__.update(copy.deepcopy(state, memo))

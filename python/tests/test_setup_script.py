@@ -108,8 +108,10 @@ def test_without_dpkg_query_apt_get_is_asked_for_every_package(tmp_path):
                    "apt-get install -y -qq --no-install-recommends libopenblas-dev libsqlite3-dev ca-certificates"]
 
 
-# scripts/test also needs the browser its studio test drives, and that browser's driver.
-@pytest.mark.parametrize("script, packages", [("scripts/main", PACKAGES), ("scripts/test", PACKAGES + " chromium chromium-driver")])
+# scripts/test also needs the browser its studio test drives, that browser's driver, and Python's
+# headers to build peggle_gym._hot in place.
+@pytest.mark.parametrize("script, packages", [("scripts/main", PACKAGES),
+                                              ("scripts/test", PACKAGES + " chromium chromium-driver python3-dev")])
 def test_both_commands_set_up_before_building(script, packages):
     text = (ROOT / script).read_text()
     assert "source scripts/lib/setup.sh" in text
@@ -118,6 +120,8 @@ def test_both_commands_set_up_before_building(script, packages):
     line = text[setup:text.index("\n", setup)].split("#")[0].split()
     assert line[1:] == (["--python"] if script == "scripts/test" else []) + packages.split()
     assert setup < text.index("swift build")
+    if script == "scripts/test":  # the extension is built before any test imports peggle_gym
+        assert text.index("\nsetup_python\nsetup_hot\n") < text.index("pytest")
 
 
 def test_ci_runs_exactly_the_readme_test_command():

@@ -1,7 +1,7 @@
 """The wheel as a newcomer installs it (docs/distribution.md): skipped unless $PEGGLE_WHEEL names a
 wheel built by scripts/wheel.
 
-    PEGGLE_WHEEL=dist/peggle_gym-0.1.0-py3-none-manylinux_2_35_x86_64.whl python -m pytest python/tests/test_wheel.py
+    PEGGLE_WHEEL=dist/peggle_gym-0.1.0-cp310-abi3-manylinux_2_35_x86_64.whl python -m pytest python/tests/test_wheel.py
 
 A fresh virtual environment outside the repository gets the wheel with pip (gymnasium and numpy
 from the package index); then, with a PATH that holds no Swift toolchain, no PEGGLE_BIN and the
@@ -137,12 +137,15 @@ def test_the_package_and_its_command_run_the_engine_this_cpu_takes_and_peggle_ge
             serve.wait(timeout=30)
 
 
-def test_the_wheel_is_a_platform_wheel_for_any_python_3():
+def test_the_wheel_is_a_platform_wheel_for_any_cpython_from_3_10():
     import zipfile
     name = pathlib.Path(WHEEL).name
-    assert re.fullmatch(rf"peggle_gym-{re.escape(peggle_gym.VERSION)}-py3-none-manylinux_2_\d+_x86_64\.whl", name), name
+    assert re.fullmatch(rf"peggle_gym-{re.escape(peggle_gym.VERSION)}-cp310-abi3-manylinux_2_\d+_x86_64\.whl", name), name
     with zipfile.ZipFile(WHEEL) as wheel:
         metadata = wheel.read(f"peggle_gym-{peggle_gym.VERSION}.dist-info/WHEEL").decode()
+        extensions = [n for n in wheel.namelist() if n.endswith(".so") and not n.startswith(("peggle_gym/bin/", "peggle_gym.libs/"))]
+    # One extension, on the limited API (its file name says abi3), so any CPython from 3.10 loads it.
+    assert extensions == ["peggle_gym/_hot.abi3.so"], extensions
         engines = {pathlib.PurePath(info.filename).name: info for info in wheel.infolist()
                    if info.filename.startswith("peggle_gym/bin/") and not info.is_dir()}
     assert "Root-Is-Purelib: false" in metadata
@@ -167,6 +170,7 @@ import peggle_gym
 env = gymnasium.make("peggle_gym/Peggle-v1")
 assert env.unwrapped.backend == "native", env.unwrapped.backend
 assert env.unwrapped.client.path.endswith("bin/LIBRARY"), env.unwrapped.client.path
+assert env.unwrapped._hot is not None and "site-packages" in peggle_gym.native.HOT.__file__  # the step in C
 check_env(env.unwrapped)
 obs, info = env.reset(seed=1)
 steps, total, done = 0, 0.0, False

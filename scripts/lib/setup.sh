@@ -13,6 +13,10 @@
 #   setup_python             The Python test requirements (python/requirements-test.txt), with pip,
 #                            into the active virtual environment or else .venv (Debian's Python
 #                            refuses pip installs into the system: PEP 668). Sets PEGGLE_PYTHON.
+#   setup_hot                Builds peggle_gym._hot (a single native environment's step in C) in
+#                            place in python/peggle_gym, for the checkout's tests (after setup_python;
+#                            needs a C compiler, which Swift's toolchain has, and Python's headers:
+#                            Debian's python3-dev).
 
 setup_say() { echo "setup: $*" >&2; }
 
@@ -106,5 +110,17 @@ setup_python() {
             exit 1
         }
         echo "$sum" > "$stamp"
+    fi
+}
+
+setup_hot() {
+    local root
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+    # setup.py marks the extension optional (a source install without headers still works, in
+    # Python), so a failed build is found by importing it.
+    (cd "$root/python" && "$PEGGLE_PYTHON" setup.py -q build_ext --inplace >/dev/null 2>&1) || true
+    if ! (cd "$root/python" && "$PEGGLE_PYTHON" -c "import peggle_gym._hot" 2>/dev/null); then
+        setup_say "error: could not build peggle_gym._hot (python/peggle_gym/_hot.c) in place. It needs a C compiler and Python's headers (Debian: apt-get install python3-dev); the compiler's message: cd python && $PEGGLE_PYTHON setup.py build_ext --inplace"
+        exit 1
     fi
 }
