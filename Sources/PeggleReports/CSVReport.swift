@@ -140,11 +140,12 @@ public enum CSVReport {
 
     /// humans.csv: the header, then one record per level people played (`HumanGames`), in the
     /// order given, with the level's rated sigma50 beside the human win rate (the columns of
-    /// difficulty.csv's sigma50). Only the header when nobody played.
-    public static func humans(_ ratings: [LevelRating]) -> String {
+    /// difficulty.csv's sigma50). Only the header when nobody played. `people`: players by level
+    /// hash (`HumanGames`).
+    public static func humans(_ ratings: [LevelRating], people: [String: Int] = [:]) -> String {
         var out = record(humansHeader)
         for r in ratings {
-            guard let h = HumanGames(r) else { continue }
+            guard let h = HumanGames(r, people: people) else { continue }
             var row = [text(r.levelName), r.levelHash, String(h.games), String(h.players), String(h.wins), number(h.winRate, 4),
                        number(h.winInterval.lowerBound, 4), number(h.winInterval.upperBound, 4), r.tierText]
             switch r.sigma50 {

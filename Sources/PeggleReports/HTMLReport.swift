@@ -22,10 +22,11 @@ public enum HTMLReport {
     /// `pegRates` (by level hash) adds the heatmap: on the level's picture a ring around each
     /// orange peg coloured by its lost-with rate, with a legend under the picture.
     ///
-    /// `kinds` orders the summary's agent columns (pass the rating's `RatingOptions.kindOrder`).
+    /// `kinds` orders the summary's agent columns (pass the rating's `RatingOptions.kindOrder`);
+    /// `people` counts each level's players (`HumanGames`).
     public static func render(_ ratings: [LevelRating], levels: [String: Level], facts: [(String, String)],
                               rules: Rules = Rules(), pegRates: [String: LevelPegRates] = [:],
-                              kinds: KindOrder = KindOrder()) -> String {
+                              kinds: KindOrder = KindOrder(), people: [String: Int] = [:]) -> String {
         var out = "<!DOCTYPE html>\n"
         out += "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\" xml:lang=\"en\">\n<head>\n"
         out += "<meta charset=\"utf-8\"/>\n"
@@ -74,7 +75,7 @@ public enum HTMLReport {
                     out += "<td class=\"rate none\">\u{2013}</td>"
                 }
             }
-            if anyHumans { out += HumanGames(r).map(humanCell) ?? "<td class=\"rate none\">\u{2013}</td>" }
+            if anyHumans { out += HumanGames(r, people: people).map(humanCell) ?? "<td class=\"rate none\">\u{2013}</td>" }
             out += "<td class=\"num\">\(r.warnings.isEmpty ? "" : "<span class=\"warn\">\(r.warnings.count)</span>")</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
@@ -96,7 +97,7 @@ public enum HTMLReport {
                 out += " \u{b7} skill agent \(esc(skill.agentLabel))"
             }
             out += " \u{b7} <span class=\"hash\">\(esc(r.levelHash))</span></p>\n"
-            if let h = HumanGames(r) {
+            if let h = HumanGames(r, people: people) {
                 out += "<p class=\"meta humans\">Human playtests: <b>\(h.games)</b> game\(h.games == 1 ? "" : "s") by \(h.players) "
                 out += "player\(h.players == 1 ? "" : "s"), \(h.wins) won: win rate <b>\(DecimalText.fixed(h.winRate, decimals: 2))</b> "
                 out += "<span class=\"ci\">\(interval(h.winInterval))</span> beside \u{3c3}50 \(esc(SVGCharts.sigma50Text(r.sigma50)))</p>\n"

@@ -8,18 +8,19 @@ import PeggleUtilities
 public struct HumanGames: Sendable, Equatable {
     public var games: Int
     public var wins: Int
-    /// Distinct players (agent labels).
+    /// Distinct players: `people`'s count for the level where given (`PeggleStore.humanPlayers`:
+    /// a name and a browser session), else the distinct names (agent labels).
     public var players: Int
     public var winRate: Double
     public var winInterval: ClosedRange<Double>
 
-    /// The human games of `rating`; nil when people played none.
-    public init?(_ rating: LevelRating) {
+    /// The human games of `rating`; nil when people played none. `people`: players by level hash.
+    public init?(_ rating: LevelRating, people: [String: Int] = [:]) {
         let rows = rating.agents.filter { $0.agentKind == .human }
         guard !rows.isEmpty else { return nil }
         games = rows.reduce(0) { $0 + $1.episodes }
         wins = rows.reduce(0) { $0 + $1.wins }
-        players = Set(rows.map(\.agentLabel)).count
+        players = people[rating.levelHash] ?? Set(rows.map(\.agentLabel)).count
         winRate = Double(wins) / Double(games)
         winInterval = Stats.wilson(successes: wins, trials: games)
     }

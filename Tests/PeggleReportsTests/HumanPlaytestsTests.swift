@@ -44,6 +44,21 @@ import Testing
         #expect(row["sigma50_rad"] == DecimalText.number(s, decimals: 6))
     }
 
+    /// With the store's count of people (a name and a browser session), the two labels above may
+    /// be more people: that count is the one shown, in humans.csv and the HTML report.
+    @Test func peopleCountedByTheStoreReplaceTheNames() throws {
+        let ratings = DifficultyRater.rate(rankingFixture + Self.humans)
+        let rated = try #require(ratings.first { $0.levelName == "Peg 0.02" })
+        let people = [rated.levelHash: 3]
+        let rows = try #require(readCSV(CSVReport.humans(ratings, people: people)))
+        #expect(Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))["human_players"] == "3")
+        let html = HTMLReport.render(ratings, levels: [:], facts: [], people: people)
+        #expect(html.contains("Human playtests: <b>6</b> games by 3 players, 4 won"))
+        #expect(html.contains("won 4 of 6 by 3 players"))
+        // A level the count does not name keeps its names' count.
+        #expect(HumanGames(rated, people: ["another level": 9])?.players == 2)
+    }
+
     @Test func theHTMLReportShowsHumanGamesBesideSigma50OnlyWhenPeoplePlayed() {
         let without = HTMLReport.render(DifficultyRater.rate(rankingFixture), levels: [:], facts: [])
         #expect(!without.contains("Human"))

@@ -56,12 +56,14 @@ struct Report: ParsableCommand {
         let stored: [LevelRecord]
         let agents: [AgentRecord]
         let fitPriors: [FitPriorKey: FitPrior]
+        let people: [String: Int]
         do {
             store = try PeggleStore(readingOnly: db)  // reporting writes nothing, not even -wal or -shm
             games = try store.games()
             stored = try store.levels()
             agents = try store.agents()
             fitPriors = try RecordedPriors.fitPriors(store, choice: prior)
+            people = try store.humanPlayers()
         } catch { throw UserError("\(error)") }
         guard !games.isEmpty else { throw UserError("\(db): holds no rated games yet (run `peggle rate` first)") }
         try Self.prepare(folder: out)
@@ -78,7 +80,7 @@ struct Report: ParsableCommand {
             files.append(("difficulty.csv", CSVReport.difficulty(ratings, kinds: kinds)))
             files.append(("episodes.csv", CSVReport.episodes(games)))
             files.append(("pegs.csv", CSVReport.pegs(pegs)))
-            files.append(("humans.csv", CSVReport.humans(ratings)))
+            files.append(("humans.csv", CSVReport.humans(ratings, people: people)))
         }
         // Only a database with human games says anything of people, so other reports stay as they were.
         let comparison = games.contains { $0.agentKind == .human } ? HumanComparison(ratings, minGames: minHumanGames) : nil
@@ -91,7 +93,7 @@ struct Report: ParsableCommand {
             if let comparison { facts.append(("humans against \u{3c3}50", comparison.summary)) }
             files.append(("report.html", HTMLReport.render(ratings, levels: levels, facts: facts,
                                                            pegRates: Dictionary(uniqueKeysWithValues: pegs.map { ($0.levelHash, $0) }),
-                                                           kinds: kinds)))
+                                                           kinds: kinds, people: people)))
         }
         // Everything is rendered before the first file is written; each file is replaced atomically.
         for (name, text) in files { try Files.write(text, to: (out as NSString).appendingPathComponent(name)) }
