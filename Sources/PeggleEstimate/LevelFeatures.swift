@@ -35,56 +35,98 @@ public struct LevelFeatures: Sendable, Equatable {
     /// Sweeps of the finer `aims` a rollout may fire where `secondAims` find no orange.
     public static let rolloutFineSweeps = 2
 
-    /// Feature names, in the order of `values`.
-    public static let names: [String] = [
-        "orange_count", "peg_count", "block_count", "orange_share",
-        "mode_classic", "mode_beat_the_score", "mode_dodge", "balls", "has_power",
-        "shot_orange_share_mean", "shot_orange_share_max", "aims_clearing_orange", "shot_pegs_mean",
-        "aims_caught", "aims_touching_nothing", "shot_points_share_mean", "aim_roughness",
-        "ln_orange_per_ball", "orange_unreached_share", "orange_window_ln_mean", "orange_window_ln_min",
-    ] + noiseWidths.map { "noisy_best_value_\(Int(($0 * 1000).rounded()))mrad" }
-      + fineOffsets.map { "fine_best_value_\(Int(($0 * 1000).rounded()))mrad" }
-      + ["second_shot_value_max", "second_shot_value_mean", "two_shots_orange_share"]
-      + AimFeature.allCases.map { "aim_" + $0.name + "_mean" }
-      + ["bts_ln_target_per_shot", "dodge_ln_shots",
-         "classic_ln_sigma_demand", "bts_ln_sigma_demand", "dodge_ln_sigma_demand", "ln_sigma_half",
-         "rollout_ln_pace", "rollout_ln_width_min", "rollout_ln_sigma_game",
-         "rollout_other_ln_pace", "rollout_other_ln_width_min", "rollout_other_ln_sigma_game",
-         "classic_rollout_shortfall", "classic_rollout_other_shortfall", "bts_rollout_shortfall", "bts_rollout_other_shortfall"]
+    /// Feature names, in the order of `values` (`EstimateFeature.all`).
+    public static let names: [String] = EstimateFeature.all.map(\.name)
 
     /// Features that can only make a level harder as they grow (-1) or only easier (+1), everything
-    /// else the same: the mode's own knobs. A model must give them a weight of that sign (or 0) and
-    /// keep them out of its kernel part, so a harder knob never lowers the estimate
-    /// (`EstimateModel.decode` refuses a model that does not). `ln_orange_per_ball` grows with
-    /// the oranges to clear and with fewer balls, `bts_ln_target_per_shot` with the target and a
-    /// shorter clock, `dodge_ln_shots` with the clean shots asked for.
-    public static let monotone: [String: Int] = [
-        "balls": 1, "ln_orange_per_ball": -1, "bts_ln_target_per_shot": -1, "dodge_ln_shots": -1,
-    ]
+    /// else the same: the mode's own knobs (`FeatureTrend.monotone`, declared with each feature).
+    /// A model must give them a weight of that sign (or 0) and keep them out of its kernel part,
+    /// so a harder knob never lowers the estimate (`EstimateModel.decode` refuses a model that
+    /// does not).
+    public static let monotone: [String: Int] = Dictionary(uniqueKeysWithValues: EstimateFeature.all.compactMap { f in
+        f.trend.monotone == 0 ? nil : (f.name, f.trend.monotone)
+    })
 
     public let values: [Double]
 
     /// Features given directly (tests of the model).
     init(values: [Double]) { self.values = values }
 
+    /// The features of `prepared`, one function per group (`EstimateFeature.groups`), each given
+    /// what it needs of the groups computed before it; `FeatureRow` puts each group at its columns.
     public init(_ prepared: PreparedLevel) {
-        let level = prepared.level, start = prepared.start
-        let orange = Double(prepared.start.orangeTotal)
-        var v: [Double] = [orange, Double(level.pegs.count), Double(level.blocks.count),
-                           level.pegs.isEmpty ? 0 : orange / Double(level.pegs.count)]
-        var balls = 0.0, target = 0.0
-        switch level.mode {
-        case let .classic(c): v += [1, 0, 0]; balls = Double(c.balls)
-        case let .beatTheScore(b): v += [0, 1, 0]; target = Double(b.targetScore)
-        case .dodge: v += [0, 0, 1]
-        }
-        v += [balls, level.power == .none ? 0 : 1]
+        let sweep = Sweep(prepared)
+        var row = FeatureRow()
+        row.place(Self.board(sweep))
+        row.place(Self.firstSweep(sweep))
+        row.place(Self.oranges(sweep))
+        let (noisy, noisyBestAim) = Self.noisyBest(sweep)
+        row.place(noisy)
+        let (fine, top, profiles) = Self.fineBest(sweep, noisyBestAim: noisyBestAim)
+        row.place(fine)
+        let (second, afterFirst) = Self.secondShot(sweep, noisyBestAim: noisyBestAim)
+        row.place(second)
+        row.place(Self.aimMeans(sweep))
+        row.place(Self.knobs(sweep))
+        row.place(Self.tolerated(sweep, profiles: profiles))
+        row.place(Self.rollouts(sweep, noisyBestAim: noisyBestAim, top: top, afterFirst: afterFirst))
+        values = row.values
+    }
 
-        let encoder = AimEncoder()
-        let aims = (0..<Self.aims).map { -encoder.maxAim + 2 * encoder.maxAim * Double($0) / Double(Self.aims - 1) }
-        let oranges = level.pegs.indices.filter { level.pegs[$0].kind == .orange }
-        // What the mode asks of one shot, 0 to 1: the share of the oranges it clears, of the
-        // target it scores, or (dodge) touching nothing.
+    /// What most groups read: the level and its mode's numbers, and the first sweep, one whole
+    /// shot from the start at each of `aims` evenly spread over the aim encoder's range.
+    struct Sweep {
+        let level: Level, start: GameState
+        /// Oranges; the classic mode's balls, the beat-the-score target (0 in the other modes).
+        let orange: Double, balls: Double, target: Double
+        let encoder: AimEncoder
+        /// The sweep's aims, and those of the second shot's and the rollouts' sweeps (`secondAims`).
+        let aims: [Double], laterAims: [Double]
+        /// The oranges' peg indices.
+        let oranges: [Int]
+        /// Per aim: oranges cleared, and the shot's `value`.
+        var cleared: [Double] = [], shotValues: [Double] = []
+        /// Summed over the aims: pegs hit, shots caught, shots touching nothing, points, time.
+        var pegs = 0.0, caught = 0.0, clean = 0.0, points = 0.0, durations = 0.0
+        /// Per orange: how many of the sweep's shots clear it.
+        var window: [Double]
+
+        init(_ prepared: PreparedLevel) {
+            level = prepared.level
+            start = prepared.start
+            orange = Double(prepared.start.orangeTotal)
+            switch level.mode {
+            case let .classic(c): balls = Double(c.balls); target = 0
+            case let .beatTheScore(b): balls = 0; target = Double(b.targetScore)
+            case .dodge: balls = 0; target = 0
+            }
+            let encoder = AimEncoder()
+            self.encoder = encoder
+            func spread(_ count: Int) -> [Double] {
+                (0..<count).map { -encoder.maxAim + 2 * encoder.maxAim * Double($0) / Double(count - 1) }
+            }
+            aims = spread(LevelFeatures.aims)
+            laterAims = spread(LevelFeatures.secondAims)
+            let levelPegs = prepared.level.pegs
+            oranges = levelPegs.indices.filter { levelPegs[$0].kind == .orange }
+            window = [Double](repeating: 0, count: oranges.count)
+            for angle in aims {
+                // Every angle is within the rules' aim range and the start state is playing: a shot cannot be refused.
+                var game = start
+                let shot = (try? game.shoot(angle: angle)) ?? ShotResult(angle: angle)
+                cleared.append(Double(shot.orangeCleared))
+                shotValues.append(value(shot))
+                pegs += Double(shot.hits.total)
+                caught += shot.caught > 0 ? 1 : 0
+                clean += shot.hits.total == 0 ? 1 : 0
+                points += Double(shot.points)
+                durations += shot.duration
+                for (k, i) in oranges.enumerated() where game.pegs[i].isRemoved { window[k] += 1 }
+            }
+        }
+
+        /// What the mode asks of one shot, 0 to 1: the share of the oranges it clears, of the
+        /// target it scores, or (dodge) touching nothing.
         func value(_ shot: ShotResult) -> Double {
             switch level.mode {
             case .classic: orange > 0 ? Double(shot.orangeCleared) / orange : 0
@@ -92,45 +134,74 @@ public struct LevelFeatures: Sendable, Equatable {
             case .dodge: shot.hits.total == 0 ? 1 : 0
             }
         }
-        var cleared: [Double] = [], shotValues: [Double] = [], pegs = 0.0, caught = 0.0, clean = 0.0, points = 0.0, durations = 0.0
-        var window = [Double](repeating: 0, count: oranges.count)
-        for angle in aims {
-            // Every angle is within the rules' aim range and the start state is playing: a shot cannot be refused.
-            var game = start
-            let shot = (try? game.shoot(angle: angle)) ?? ShotResult(angle: angle)
-            cleared.append(Double(shot.orangeCleared))
-            shotValues.append(value(shot))
-            pegs += Double(shot.hits.total)
-            caught += shot.caught > 0 ? 1 : 0
-            clean += shot.hits.total == 0 ? 1 : 0
-            points += Double(shot.points)
-            durations += shot.duration
-            for (k, i) in oranges.enumerated() where game.pegs[i].isRemoved { window[k] += 1 }
+
+        /// A sweep of `laterAims` from a board: each shot's value and oranges cleared.
+        func later(_ board: GameState) -> [(value: Double, cleared: Int)] {
+            laterAims.map { a in (try? board.outcome(ofShooting: a).shot).map { (value($0), $0.orangeCleared) } ?? (0, 0) }
         }
-        let n = Double(Self.aims)
+
+        /// The sweep's mean shot time, at least half a second: what the clock allows a shot.
+        var shotTime: Double { max(durations / Double(LevelFeatures.aims), 0.5) }
+    }
+
+    /// What the level holds.
+    static func board(_ s: Sweep) -> GroupRow<EstimateFeature.Board> {
+        var r = GroupRow<EstimateFeature.Board>()
+        let level = s.level, kind = level.mode.kind
+        r[.orangeCount] = s.orange
+        r[.pegCount] = Double(level.pegs.count)
+        r[.blockCount] = Double(level.blocks.count)
+        r[.orangeShare] = level.pegs.isEmpty ? 0 : s.orange / Double(level.pegs.count)
+        r[.modeClassic] = kind == .classic ? 1 : 0
+        r[.modeBeatTheScore] = kind == .beatTheScore ? 1 : 0
+        r[.modeDodge] = kind == .dodge ? 1 : 0
+        r[.balls] = s.balls
+        r[.hasPower] = level.power == .none ? 0 : 1
+        return r
+    }
+
+    /// The first sweep's shots summed up.
+    static func firstSweep(_ s: Sweep) -> GroupRow<EstimateFeature.FirstSweep> {
+        var r = GroupRow<EstimateFeature.FirstSweep>()
+        let n = Double(Self.aims), cleared = s.cleared, orange = s.orange
         let meanCleared = cleared.reduce(0, +) / n
         var rough = 0.0
         for k in 1..<cleared.count { rough += abs(cleared[k] - cleared[k - 1]) }
-        v += [orange > 0 ? meanCleared / orange : 0, orange > 0 ? cleared.max()! / orange : 0,
-              Double(cleared.filter { $0 > 0 }.count) / n, pegs / n, caught / n, clean / n,
-              target > 0 ? points / n / target : 0,
-              // How much the outcome changes between neighbouring aims: what aim noise meets.
-              rough / Double(cleared.count - 1) / max(meanCleared, 1)]
+        r[.shotOrangeShareMean] = orange > 0 ? meanCleared / orange : 0
+        r[.shotOrangeShareMax] = orange > 0 ? cleared.max()! / orange : 0
+        r[.aimsClearingOrange] = Double(cleared.filter { $0 > 0 }.count) / n
+        r[.shotPegsMean] = s.pegs / n
+        r[.aimsCaught] = s.caught / n
+        r[.aimsTouchingNothing] = s.clean / n
+        r[.shotPointsShareMean] = s.target > 0 ? s.points / n / s.target : 0
+        // How much the outcome changes between neighbouring aims: what aim noise meets.
+        r[.aimRoughness] = rough / Double(cleared.count - 1) / max(meanCleared, 1)
+        return r
+    }
 
+    /// Oranges per ball, and each orange's window.
+    static func oranges(_ s: Sweep) -> GroupRow<EstimateFeature.Oranges> {
+        var r = GroupRow<EstimateFeature.Oranges>()
         // Oranges per ball: how much each shot must clear (dodge and beat the score: 0).
-        v.append(balls > 0 && orange > 0 ? log(orange / balls) : 0)
+        r[.lnOrangePerBall] = s.balls > 0 && s.orange > 0 ? log(s.orange / s.balls) : 0
         // Each orange's window: how many of the sweep's first shots clear it. A narrow window
         // needs a precise aim; an empty one needs a bank shot or a later board.
-        let reached = window.filter { $0 > 0 }
-        v += [oranges.isEmpty ? 0 : Double(oranges.count - reached.count) / Double(oranges.count),
-              oranges.isEmpty ? 0 : window.map { log(1 + $0) }.reduce(0, +) / Double(oranges.count),
-              reached.min().map { log($0) } ?? 0]
+        let reached = s.window.filter { $0 > 0 }, count = s.oranges.count
+        r[.orangeUnreachedShare] = count == 0 ? 0 : Double(count - reached.count) / Double(count)
+        r[.orangeWindowLnMean] = count == 0 ? 0 : s.window.map { log(1 + $0) }.reduce(0, +) / Double(count)
+        r[.orangeWindowLnMin] = reached.min().map { log($0) } ?? 0
+        return r
+    }
 
-        // Noise tolerance: the best aim's value averaged over Gaussian aim noise of each width
-        // (the sweep's shots weighted by the normal density; aims past the range are not there).
-        let spacing = aims[1] - aims[0]
+    /// Noise tolerance: the best aim's value averaged over Gaussian aim noise of each width (the
+    /// sweep's shots weighted by the normal density; aims past the range are not there). Also the
+    /// aim that is best at the first width: the first shot a noisy player would choose.
+    static func noisyBest(_ s: Sweep) -> (GroupRow<EstimateFeature.NoisyBest>, noisyBestAim: Int) {
+        var r = GroupRow<EstimateFeature.NoisyBest>()
+        let aims = s.aims, shotValues = s.shotValues, spacing = aims[1] - aims[0]
         var noisyBestAim = 0
-        for (w, sigma) in Self.noiseWidths.enumerated() {
+        for key in EstimateFeature.NoisyBest.keys {
+            let sigma = Self.noiseWidths[key.width]
             // The weights depend only on how many aims apart two shots are; past 4 sigma they are dropped.
             let reach = Int(4 * sigma / spacing)
             let g = (0...reach).map { exp(-0.5 * (Double($0) * spacing / sigma) * (Double($0) * spacing / sigma)) }
@@ -143,12 +214,20 @@ public struct LevelFeatures: Sendable, Equatable {
                 }
                 if sum / weight > best { best = sum / weight; bestAim = i }
             }
-            v.append(best)
-            if w == 0 { noisyBestAim = bestAim }
+            r[key] = best
+            if key.width == 0 { noisyBestAim = bestAim }
         }
-        // Fine tolerance: the sweep's best aims (the best single shot, and the best under the first
-        // noise width if it is another; else the second best single shot) fired again at the
-        // ladder's offsets to each side.
+        return (r, noisyBestAim)
+    }
+
+    /// Fine tolerance: the sweep's best aims (`top`: the best single shot, and the best under the
+    /// first noise width if it is another; else the second best single shot) fired again at the
+    /// ladder's offsets to each side. Also their profiles (a shot's value at offsets from its aim,
+    /// the sweep's own shots beyond the ladder), which `tolerance` integrates.
+    static func fineBest(_ s: Sweep, noisyBestAim: Int)
+        -> (GroupRow<EstimateFeature.FineBest>, top: [Int], profiles: [[(offset: Double, value: Double)]]) {
+        var r = GroupRow<EstimateFeature.FineBest>()
+        let aims = s.aims, shotValues = s.shotValues, start = s.start
         var top = [shotValues.indices.max { shotValues[$0] < shotValues[$1] || (shotValues[$0] == shotValues[$1] && $0 > $1) }!]
         if noisyBestAim != top[0] {
             top.append(noisyBestAim)
@@ -161,7 +240,7 @@ public struct LevelFeatures: Sendable, Equatable {
             var points = [(offset: 0.0, value: shotValues[i])]
             for o in Self.fineLadder {
                 for a in [aims[i] - o, aims[i] + o] where abs(a) <= start.rules.maxAim {
-                    points.append((a - aims[i], (try? start.outcome(ofShooting: a)).map { value($0.shot) } ?? 0))
+                    points.append((a - aims[i], (try? start.outcome(ofShooting: a)).map { s.value($0.shot) } ?? 0))
                 }
             }
             // Beyond the ladder, the sweep's own shots.
@@ -170,130 +249,165 @@ public struct LevelFeatures: Sendable, Equatable {
             }
             profiles.append(points.sorted { $0.offset < $1.offset })
         }
-        for offset in Self.fineOffsets {
+        for key in EstimateFeature.FineBest.keys {
+            let offset = Self.fineOffsets[key.offset]
             var best = 0.0
             for p in profiles {
                 let at = p.filter { abs(abs($0.offset) - offset) < 1e-9 || $0.offset == 0 }
                 best = max(best, at.map(\.value).reduce(0, +) / 3)
             }
-            v.append(best)
+            r[key] = best
         }
-        let tolerance = Self.tolerance(profiles)
+        return (r, top, profiles)
+    }
 
-        // The second shot: after the first shot a noisy player would choose (best at the first
-        // noise width), a sweep of `secondAims` from the board it leaves.
-        var after = start
+    /// The board the first shot a noisy player would choose leaves, and the sweep of `laterAims`
+    /// from it (none if that shot ended the game).
+    struct AfterFirst {
+        var board: GameState
+        var sweep: [(value: Double, cleared: Int)]
+    }
+
+    /// The second shot: after the first shot a noisy player would choose (best at the first
+    /// noise width), a sweep of `secondAims` from the board it leaves.
+    static func secondShot(_ s: Sweep, noisyBestAim: Int) -> (GroupRow<EstimateFeature.SecondShot>, AfterFirst) {
+        var r = GroupRow<EstimateFeature.SecondShot>()
+        let aims = s.aims
+        var after = s.start
         let first = (try? after.shoot(angle: aims[noisyBestAim])) ?? ShotResult(angle: aims[noisyBestAim])
         var secondMax = 0.0, secondSum = 0.0, secondCleared = 0.0
-        let laterAims = (0..<Self.secondAims).map { -encoder.maxAim + 2 * encoder.maxAim * Double($0) / Double(Self.secondAims - 1) }
-        // A sweep of `laterAims` from a board: each shot's value and oranges cleared.
-        func sweep(_ board: GameState) -> [(value: Double, cleared: Int)] {
-            laterAims.map { a in (try? board.outcome(ofShooting: a).shot).map { (value($0), $0.orangeCleared) } ?? (0, 0) }
-        }
         var second: [(value: Double, cleared: Int)] = []
         if !after.isOver {
-            second = sweep(after)
-            for s in second {
-                secondMax = max(secondMax, s.value)
-                secondSum += s.value
-                secondCleared = max(secondCleared, Double(s.cleared))
+            second = s.later(after)
+            for shot in second {
+                secondMax = max(secondMax, shot.value)
+                secondSum += shot.value
+                secondCleared = max(secondCleared, Double(shot.cleared))
             }
         } else if after.status == .won {
             secondMax = 1
             secondSum = Double(Self.secondAims)
         }
-        v += [secondMax, secondSum / Double(Self.secondAims),
-              orange > 0 ? (Double(first.orangeCleared) + secondCleared) / orange : 0]
+        r[.secondShotValueMax] = secondMax
+        r[.secondShotValueMean] = secondSum / Double(Self.secondAims)
+        r[.twoShotsOrangeShare] = s.orange > 0 ? (Double(first.orangeCleared) + secondCleared) / s.orange : 0
+        return (r, AfterFirst(board: after, sweep: second))
+    }
 
-        let rows = encoder.encode(start), width = AimEncoder.featureCount
-        for f in 0..<width {
+    /// The aim encoder's features at the start, each averaged over its bins.
+    static func aimMeans(_ s: Sweep) -> GroupRow<EstimateFeature.AimMean> {
+        var r = GroupRow<EstimateFeature.AimMean>()
+        let rows = s.encoder.encode(s.start), width = AimEncoder.featureCount
+        for key in EstimateFeature.AimMean.keys {
             var sum = 0.0
-            for b in 0..<encoder.bins { sum += Double(rows[b * width + f]) }
-            v.append(sum / Double(encoder.bins))
+            for b in 0..<s.encoder.bins { sum += Double(rows[b * width + key.feature.rawValue]) }
+            r[key] = sum / Double(s.encoder.bins)
         }
+        return r
+    }
 
-        // The mode's knobs, on scales where their effect is about even. Beat the score: the share
-        // of the board's points (every peg at x1) each shot the clock allows must score, the
-        // shots being its limit over the sweep's mean shot time.
-        let shotTime = max(durations / n, 0.5)
+    /// The mode's knobs, on scales where their effect is about even. Beat the score: the share
+    /// of the board's points (every peg at x1) each shot the clock allows must score, the
+    /// shots being its limit over the sweep's mean shot time. Dodge: the clean shots asked for.
+    static func knobs(_ s: Sweep) -> GroupRow<EstimateFeature.Knobs> {
+        var r = GroupRow<EstimateFeature.Knobs>()
+        let level = s.level, start = s.start
         if case let .beatTheScore(b) = level.mode {
             let board = Double(max(level.pegs.reduce(0) { $0 + start.rules.points(for: $1.kind) }, 1))
-            v.append(log(Double(max(b.targetScore, 1)) / board * shotTime / max(b.timeLimit, 1e-3)))
+            r[.btsLnTargetPerShot] = log(Double(max(b.targetScore, 1)) / board * s.shotTime / max(b.timeLimit, 1e-3))
         } else {
-            v.append(0)
+            r[.btsLnTargetPerShot] = 0
         }
-        if case let .dodge(d) = level.mode { v.append(log(Double(max(d.shots, 1)))) } else { v.append(0) }
+        if case let .dodge(d) = level.mode { r[.dodgeLnShots] = log(Double(max(d.shots, 1))) } else { r[.dodgeLnShots] = 0 }
+        return r
+    }
+
+    /// The noise the best aims tolerate (`tolerance` of their profiles).
+    static func tolerated(_ s: Sweep, profiles: [[(offset: Double, value: Double)]]) -> GroupRow<EstimateFeature.Tolerance> {
+        var r = GroupRow<EstimateFeature.Tolerance>()
+        let tolerance = Self.tolerance(profiles)
         // What one shot must do for the player to win half the time, in the shot's value: classic,
         // clear 1 / balls of the oranges; beat the score, score the target over the shots the
         // clock allows (its limit over the sweep's mean shot time); dodge with N shots, be clean
         // with probability 0.5^(1/N) (N clean shots in a row win; a clean shot changes nothing).
         let demand: Double
-        switch level.mode {
+        switch s.level.mode {
         case let .classic(c): demand = 1 / Double(max(c.balls, 1))
-        case let .beatTheScore(b): demand = min(1, shotTime / max(b.timeLimit, 1e-3))
+        case let .beatTheScore(b): demand = min(1, s.shotTime / max(b.timeLimit, 1e-3))
         case let .dodge(d): demand = pow(0.5, 1 / Double(max(d.shots, 1)))
         }
         // ln of the largest aim noise at which the best aim still gives that value on average: the
         // direct measurement of sigma50 for one shot, one feature per mode (0 in the others: each
         // mode's own weight). And ln of the noise at which the best aim's value halves.
-        let demanded = log(Self.largestSigma(tolerance, atLeast: demand))
-        switch level.mode {
-        case .classic: v += [demanded, 0, 0]
-        case .beatTheScore: v += [0, demanded, 0]
-        case .dodge: v += [0, 0, demanded]
-        }
-        v.append(log(Self.largestSigma(tolerance, atLeast: 0.5 * (tolerance.first ?? 0))))
+        let demanded = log(Self.largestSigma(tolerance, atLeast: demand)), kind = s.level.mode.kind
+        r[.classicLnSigmaDemand] = kind == .classic ? demanded : 0
+        r[.btsLnSigmaDemand] = kind == .beatTheScore ? demanded : 0
+        r[.dodgeLnSigmaDemand] = kind == .dodge ? demanded : 0
+        r[.lnSigmaHalf] = log(Self.largestSigma(tolerance, atLeast: 0.5 * (tolerance.first ?? 0)))
+        return r
+    }
 
-        // The rollouts: what the last oranges demand, which the first two shots do not see
-        // (`rollout`). Two plans, whose noise-free greedy paths differ, so one plan's luck weighs
-        // less: from the first shot a noisy player would choose, and from the other of the
-        // sweep's best aims (`top`). Classic: the pace (oranges cleared a shot over the oranges a
-        // ball must clear), the narrowest window of aims that cleared an orange (radians), and
-        // the noise the game tolerates (`gameSigma`). Beat the score: the points the rollout
-        // scored and the rest of the clock at its last two shots' rate, over the target.
+    /// The rollouts: what the last oranges demand, which the first two shots do not see
+    /// (`rollout`). Two plans, whose noise-free greedy paths differ, so one plan's luck weighs
+    /// less: from the first shot a noisy player would choose, and from the other of the
+    /// sweep's best aims (`top`). Classic: the pace (oranges cleared a shot over the oranges a
+    /// ball must clear), the narrowest window of aims that cleared an orange (radians), and
+    /// the noise the game tolerates (`gameSigma`). Beat the score: the points the rollout
+    /// scored and the rest of the clock at its last two shots' rate, over the target.
+    static func rollouts(_ s: Sweep, noisyBestAim: Int, top: [Int], afterFirst: AfterFirst) -> GroupRow<EstimateFeature.Rollout> {
+        var r = GroupRow<EstimateFeature.Rollout>()
+        let level = s.level, aims = s.aims, orange = s.orange, balls = s.balls
         let classic = level.mode.kind == .classic
         func shotValue(_ shot: ShotResult) -> Double { classic ? Double(shot.orangeCleared) : Double(shot.points) }
         func rollout(_ plan: Int) -> Rollout {
             let firstAim = plan == 0 ? noisyBestAim : (top.first { $0 != noisyBestAim } ?? noisyBestAim)
-            var board = start
-            if plan == 0 { board = after } else { _ = try? board.shoot(angle: aims[firstAim]) }
-            let next = plan == 0 ? second : (board.isOver ? [] : sweep(board))
-            return Self.rollout(after: board, second: next, laterAims: laterAims, fineAims: aims,
-                                firstCleared: cleared.map { Int($0) }, firstAim: firstAim, sweep: sweep,
+            var board = s.start
+            if plan == 0 { board = afterFirst.board } else { _ = try? board.shoot(angle: aims[firstAim]) }
+            let next = plan == 0 ? afterFirst.sweep : (board.isOver ? [] : s.later(board))
+            return Self.rollout(after: board, second: next, laterAims: s.laterAims, fineAims: aims,
+                                firstCleared: s.cleared.map { Int($0) }, firstAim: firstAim, sweep: s.later,
                                 classic: classic, value: shotValue)
         }
+        // Each plan's three features.
+        let planKeys: [(pace: EstimateFeature.Rollout, width: EstimateFeature.Rollout, sigma: EstimateFeature.Rollout)] = [
+            (.lnPace, .lnWidthMin, .lnSigmaGame), (.otherLnPace, .otherLnWidthMin, .otherLnSigmaGame),
+        ]
         var paces: [Double] = []
-        for plan in 0..<2 {
+        for (plan, keys) in planKeys.enumerated() {
             switch level.mode {
             case .classic where orange > 0 && balls > 0:
                 let roll = rollout(plan)
                 let perShot = max(Double(roll.cleared), 0.5) / Double(roll.shots)
                 paces.append(log(perShot * balls / orange))
+                r[keys.pace] = paces[plan]
                 // No orange-clearing step: the window of an orange no sweep reached, half an aim of the 49.
-                v += [paces[plan], log(roll.widths.min() ?? 0.5 * (aims[1] - aims[0])),
-                      log(Self.gameSigma(roll, left: orange - Double(roll.cleared), balls: balls, fineAims: Self.aims))]
+                r[keys.width] = log(roll.widths.min() ?? 0.5 * (aims[1] - aims[0]))
+                r[keys.sigma] = log(Self.gameSigma(roll, left: orange - Double(roll.cleared), balls: balls, fineAims: Self.aims))
             case let .beatTheScore(b) where b.targetScore > 0:
                 let roll = rollout(plan)
                 let left = max(b.timeLimit - roll.duration, 0)
                 let projected = roll.points + (roll.lastDuration > 0 ? left * roll.lastPoints / roll.lastDuration : 0)
                 paces.append(log(max(projected, 1) / Double(b.targetScore)))
-                v += [paces[plan], 0, 0]
+                r[keys.pace] = paces[plan]
+                r[keys.width] = 0
+                r[keys.sigma] = 0
             default:
                 paces.append(0)
-                v += [0, 0, 0]
+                r[keys.pace] = 0
+                r[keys.width] = 0
+                r[keys.sigma] = 0
             }
         }
         // How far each plan's ln pace falls below 1 (a pace of e): a bend where the estimate's
         // straight line in the pace does not fit, since a game whose noise-free plan barely keeps
         // up is lost to far less noise than the pace's slope says. One pair per mode, each with
         // its own weights.
-        let shortfalls = paces.map { max(0, 1 - $0) }
-        switch level.mode.kind {
-        case .classic: v += shortfalls + [0, 0]
-        case .beatTheScore: v += [0, 0] + shortfalls
-        case .dodge: v += [0, 0, 0, 0]
-        }
-        values = v
+        let shortfalls = paces.map { max(0, 1 - $0) }, kind = level.mode.kind
+        r[.classicShortfall] = kind == .classic ? shortfalls[0] : 0
+        r[.classicOtherShortfall] = kind == .classic ? shortfalls[1] : 0
+        r[.btsShortfall] = kind == .beatTheScore ? shortfalls[0] : 0
+        r[.btsOtherShortfall] = kind == .beatTheScore ? shortfalls[1] : 0
+        return r
     }
 
     /// What `rollout` found: shots taken (the first included), oranges cleared, points, time, each

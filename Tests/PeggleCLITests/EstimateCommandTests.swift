@@ -65,6 +65,29 @@ struct EstimateCommandTests {
         #expect(lines[1].hasPrefix("Levels/first-steps.json,First Steps,f860f0613d8670e1,6,39,0,"))
     }
 
+    @Test("--feature-list: the version and, per --features column, its name, group and signs; it takes no levels")
+    func featureList() throws {
+        let r = try CLI.run(["estimate", "--feature-list"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let features = try #require(list["features"] as? [[String: Any]])
+        let header = try CLI.run(["estimate", "--features", Self.levels[0]]).stdout.split(separator: "\r\n")[0]
+        #expect(["file", "level", "level_hash"] + features.map { $0["name"] as? String ?? "" } == header.split(separator: ",").map(String.init))
+        #expect(list["version"] as? Int == 5)
+        // The knobs a model must keep signed, and the demanded noise a fit may sign too.
+        let signed = features.filter { $0["sign"] as? Int != 0 }.map { "\($0["name"]!) \($0["monotone"]!) \($0["sign"]!)" }
+        #expect(signed == ["balls 1 1", "ln_orange_per_ball -1 -1", "bts_ln_target_per_shot -1 -1", "dodge_ln_shots -1 -1",
+                           "classic_ln_sigma_demand 0 1", "bts_ln_sigma_demand 0 1", "dodge_ln_sigma_demand 0 1"])
+        // scripts/fit-estimate's emphasis weighs these three groups.
+        let groups = Dictionary(grouping: features, by: { $0["group"] as? String ?? "" }).mapValues(\.count)
+        #expect(groups["aim_encoder"] == 20 && groups["first_sweep"] == 8 && groups["rollout"] == 10, "\(groups)")
+        let withLevel = try CLI.run(["estimate", "--feature-list", Self.levels[0]])
+        #expect(withLevel.status == 2 && withLevel.stdout.isEmpty && withLevel.stderr.contains("--feature-list: takes no levels"),
+                "\(withLevel.stderr)")
+        let none = try CLI.run(["estimate"])
+        #expect(none.status == 2 && none.stderr.contains("Missing expected argument '<levels> ...'"), "\(none.stderr)")
+    }
+
     @Test("a model file that does not fit is refused naming the file and the field, with exit code 2")
     func badModel() throws {
         let dir = try CLI.tempDir()

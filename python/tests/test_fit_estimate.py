@@ -179,17 +179,20 @@ def test_the_calibration_sets_the_widening_with_the_tool_and_leaves_no_probe(peg
 
 
 def test_the_emphasis_weighs_the_encoders_and_the_first_sweeps_features_half_and_the_rollouts_one_and_a_half(fe, peggle_bin, tmp_path):
-    # The groups, on the tool's own feature names: the aim encoder's 20 averages and the first
-    # sweep's 8 summaries at 0.5, the 10 rollout features at 1.5, the other 27 at 1; `none`, all 1.
+    # The groups, the tool's own (`--feature-list`, in the order of `--features`' columns): the aim
+    # encoder's 20 averages and the first sweep's 8 summaries at 0.5, the 10 rollout features at
+    # 1.5, the other 27 at 1; `none`, all 1.
     header = subprocess.run([peggle_bin, "estimate", "--features", str(ROOT / "Levels" / "spiral.json")],
                             capture_output=True, text=True, check=True).stdout.splitlines()[0].split(",")[3:]
-    e = fe.emphasis(header, "groups")
+    listed = fe.feature_list(peggle_bin)
+    assert [f["name"] for f in listed["features"]] == header
+    e = fe.emphasis([f["group"] for f in listed["features"]], "groups")
     by = {f: sorted(n for n, v in zip(header, e) if v == f) for f in set(e.tolist())}
     assert {f: len(n) for f, n in by.items()} == {0.5: 28, 1.0: 27, 1.5: 10}
     assert "aim_first_orange_mean" in by[0.5] and "aim_roughness" in by[0.5] and "aims_caught" in by[0.5]
     assert "rollout_ln_pace" in by[1.5] and "classic_rollout_shortfall" in by[1.5]
     assert "balls" in by[1.0] and "ln_sigma_half" in by[1.0] and "orange_window_ln_min" in by[1.0]
-    assert (fe.emphasis(header, "none") == 1).all()
+    assert (fe.emphasis([f["group"] for f in listed["features"]], "none") == 1).all()
     # In the written model each feature's scale is its spread over the fitted levels over its
     # factor: the default fit's and `none`'s scales differ by exactly the factor, feature by
     # feature; and the fitted rows the kernel and the distances use are spread by the factor (each
@@ -205,6 +208,10 @@ def test_the_emphasis_weighs_the_encoders_and_the_first_sweeps_features_half_and
         assert r.returncode == 0, r.stderr
         models[which] = json.loads(out.read_text())
     assert np.array(models["none"]["scale"]) / np.array(models["default"]["scale"]) == pytest.approx(e, rel=1e-12)
+    # The version and, under --signs monotone, the signs are the tool's too: its four monotone knobs.
+    assert models["default"]["features_version"] == listed["version"]
+    assert models["default"]["signs"] == [f["monotone"] for f in listed["features"]]
+    assert sum(s != 0 for s in models["default"]["signs"]) == 4
     spread = np.array(models["default"]["kernel"]["rows"]).std(0)
     varies = spread > 1e-6
     # The five the 14 levels leave at one value: no purple first hit, the aim column, no late bucket
@@ -213,3 +220,11 @@ def test_the_emphasis_weighs_the_encoders_and_the_first_sweeps_features_half_and
                                                              "bts_rollout_shortfall", "bts_rollout_other_shortfall"]
     assert spread[varies] == pytest.approx(e[varies], rel=1e-4)
     assert np.array(models["none"]["kernel"]["rows"]).std(0)[varies] == pytest.approx(1, rel=1e-4)
+
+
+def test_an_emphasis_group_the_tool_does_not_have_is_refused(fe, monkeypatch):
+    # A group renamed or removed in the tool's declaration would otherwise weigh nothing, silently.
+    monkeypatch.setattr(fe, "EMPHASIS", {**fe.EMPHASIS, "gone": 2.0})
+    with pytest.raises(SystemExit, match="gone"):
+        fe.emphasis(["aim_encoder", "first_sweep", "rollout", "board"], "groups")
+    assert (fe.emphasis(["gone"], "none") == 1).all()

@@ -17,7 +17,7 @@ struct Estimate: ParsableCommand {
             """)
 
     @Argument(help: "Level files, or folders of them.")
-    var levels: [String]
+    var levels: [String] = []
 
     @Flag(help: "Print a JSON array: one object per level with level, file, sigma50, sigma50_low, sigma50_high, tier.")
     var json = false
@@ -28,11 +28,23 @@ struct Estimate: ParsableCommand {
     @Flag(help: "Print the features the model reads, as CSV (file, level, level_hash, then one column per feature), for fitting.")
     var features = false
 
+    @Flag(help: ArgumentHelp("Print what the features are, as JSON, for fitting: the features' version and each feature's name, group and signs, in column order.",
+                             discussion: "monotone: the sign a model must give the feature's weight; sign: the one a fit may hold it to (0: free)."))
+    var featureList = false
+
     @Option(help: "Worker threads (default: the machine's cores); the output is the same for any count.")
     var threads: Int?
 
     func validate() throws {
         if json && features { throw ValidationError("--json and --features: choose one") }
+        if featureList {
+            // The list is the build's, not a level's: anything else asked with it would be ignored.
+            if !levels.isEmpty || json || features || model != nil || threads != nil {
+                throw ValidationError("--feature-list: takes no levels and no other option")
+            }
+        } else if levels.isEmpty {
+            throw ValidationError("Missing expected argument '<levels> ...'")
+        }
     }
 
     /// What one file gives: its level's name and hash, and its features or estimate.
@@ -43,6 +55,12 @@ struct Estimate: ParsableCommand {
     }
 
     func run() throws {
+        if featureList {
+            printLine(try JSON.text(["version": LevelFeatures.version, "features": EstimateFeature.all.map {
+                ["name": $0.name, "group": $0.group, "monotone": $0.trend.monotone, "sign": $0.trend.sign] as [String: Any]
+            }]))
+            return
+        }
         let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...256).contains(threadCount) else { throw UserError("--threads: \(threadCount) is outside 1...256") }
         let files = try Files.levelFiles(levels)
