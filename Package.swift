@@ -164,12 +164,18 @@ let package = Package(
             ],
             swiftSettings: checksCPU,
             linkerSettings: staticStdlib ? [.unsafeFlags(["-static-stdlib"] + staticFoundation, .when(platforms: [.linux]))] : []),
+        // The lab's library (Box2D's `shared/`): what the benchmarks and the tests share and the
+        // product never runs: the physics workloads, the serve protocol's client and its reply
+        // decoder, the synthetic levels of the rater's calibration. Only peggle-bench and test
+        // targets depend on it (ArchitectureTableTests: `peggle` and the native library never reach it).
+        .target(name: "PeggleLab", dependencies: ["PeggleUtilities", "PeggleLevel", "PegglePhysics", "PeggleGame", "PeggleDifficulty",
+                                                  "PeggleEnv", "PeggleServe"], swiftSettings: tuned),
         // The lab: the benchmarks (a registry of workloads with typed rows), apart from the product;
         // never in the wheel. `bench serve` drives the `peggle` built beside it.
         .executableTarget(
             name: "peggle-bench",
             dependencies: [
-                "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
+                "PeggleLab", "PeggleUtilities", "PeggleLevel", "PeggleGenerator", "PeggleGame", "PeggleEnv", "PeggleServe", "PeggleDifficulty",
                 "PeggleDrawing", "PeggleEstimate", "PeggleStore", "PeggleRating", "PeggleCommandLine",
                 "PegglePhysics", "PegglePhysicsTOI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -186,21 +192,21 @@ let package = Package(
         .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),
         .testTarget(name: "PeggleLevelFilesTests", dependencies: ["PeggleLevelFiles"]),
         .testTarget(name: "PeggleGameTests", dependencies: ["PeggleGame", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleEstimate", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleDrawing", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleEnvTests", dependencies: ["PeggleEnv", "PeggleDrawing", "PeggleEstimate", "PeggleLab", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleServeTests", dependencies: ["PeggleServe", "PeggleDrawing", "PeggleLab", "PeggleTestSupport"]),
         .testTarget(name: "PeggleNativeTests", dependencies: ["PeggleNative", "CPeggleEnv", "PeggleServe", "PeggleTestSupport"]),
-        .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleTestSupport"]),
+        .testTarget(name: "PeggleDifficultyTests", dependencies: ["PeggleDifficulty", "PeggleLab", "PeggleTestSupport"]),
         .testTarget(name: "PeggleDrawingTests", dependencies: ["PeggleDrawing", "PeggleTestSupport"]),
         .testTarget(name: "PeggleReportsTests", dependencies: ["PeggleReports", "PeggleTestSupport"]),
         .testTarget(name: "PeggleEstimateTests", dependencies: ["PeggleEstimate", "PeggleDifficulty", "PeggleTestSupport"]),
         .testTarget(name: "PeggleAgentsTests", dependencies: ["PeggleAgents", "PeggleEnv", "PeggleTestSupport"]),
         .testTarget(name: "PeggleStoreTests", dependencies: ["PeggleStore"]),
-        .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating"]),
+        .testTarget(name: "PeggleRatingTests", dependencies: ["PeggleRating", "PeggleLab"]),
         .testTarget(name: "PeggleLevelSearchTests", dependencies: ["PeggleLevelSearch"]),
         .testTarget(name: "PeggleStudioTests", dependencies: ["PeggleStudio", "PeggleTestSupport",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // End-to-end: runs the built `peggle` and `peggle-bench` binaries as a user would.
-        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "peggle-bench", "PeggleAgents", "PeggleCommandLine", "PeggleServe", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
+        .testTarget(name: "PeggleCLITests", dependencies: ["peggle", "peggle-bench", "PeggleAgents", "PeggleCommandLine", "PeggleServe", "PeggleLab", "PeggleStore", "PeggleReports", "PeggleLevelFiles", "PeggleTestSupport",
                                                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -123,7 +123,7 @@ public enum SkillModel {
     static func logistic(_ z: Double) -> Double { 1 / (1 + exp(z)) }
 
     /// P(win) at x for one cell; x = -infinity (sigma 0) gives the ceiling.
-    static func probability(x: Double, x50: Double, slope: Double, ceiling: Double, floor: Double, offset: Double) -> Double {
+    public static func probability(x: Double, x50: Double, slope: Double, ceiling: Double, floor: Double, offset: Double) -> Double {
         let core = x == -.infinity ? 1 : logistic(slope * (x - x50) + offset)
         return min(max(floor + (ceiling - floor) * core, clamp), 1 - clamp)
     }

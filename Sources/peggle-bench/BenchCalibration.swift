@@ -3,6 +3,7 @@ import Foundation
 import PeggleCommandLine
 import PeggleDifficulty
 import PeggleEstimate
+import PeggleLab
 import PeggleUtilities
 
 /// `peggle-bench calibration`: the adaptive measurement on synthetic levels whose win probability

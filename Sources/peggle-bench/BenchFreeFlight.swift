@@ -3,6 +3,7 @@ import Foundation
 import PeggleCommandLine
 import PeggleGame
 import PeggleGenerator
+import PeggleLab
 import PeggleLevel
 import PeggleUtilities
 

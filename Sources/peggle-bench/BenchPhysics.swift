@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PeggleCommandLine
 import PeggleGame
+import PeggleLab
 import PeggleLevel
 
 /// `peggle-bench physics`: physics and full-game throughput on the shared benchmark scene.

@@ -3,6 +3,7 @@ import Foundation
 import PeggleCommandLine
 import PeggleEnv
 import PeggleGame
+import PeggleLab
 import PeggleLevel
 import PeggleServe
 

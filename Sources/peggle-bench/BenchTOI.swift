@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PeggleCommandLine
 import PeggleGame
+import PeggleLab
 import PeggleLevel
 import PegglePhysics
 import PegglePhysicsTOI

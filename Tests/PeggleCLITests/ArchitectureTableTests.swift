@@ -15,6 +15,8 @@ struct ArchitectureTableTests {
         /// Package targets it depends on, and other packages' products as (product, package).
         var targets: Set<String>
         var products: [(name: String, package: String)]
+        /// Where its sources are.
+        var folder: String
     }
 
     struct Row {
@@ -45,16 +47,18 @@ struct ArchitectureTableTests {
     }
 
     /// Every non-test target of Package.swift: `.target`, `.executableTarget` and `.systemLibrary`
-    /// calls, without test targets and targets whose sources are under Tests/.
-    static func packageTargets() throws -> [Target] {
+    /// calls, without test targets and targets whose sources are under Tests/ (`tests: true`:
+    /// those only, with the folder of their sources).
+    static func packageTargets(tests: Bool = false) throws -> [Target] {
         let text = Substring(try String(contentsOf: Repository.url("Package.swift"), encoding: .utf8))
         var out: [Target] = []
         for call in text.matches(of: /\.(target|executableTarget|systemLibrary|testTarget)\(/) {
-            guard call.1 != "testTarget" else { continue }
             let open = text.index(before: call.range.upperBound)
             let body = try #require(balanced(text, from: open), "an unbalanced call at \(call.range.lowerBound)")
             let name = try #require(body.firstMatch(of: /name:\s*"([^"]+)"/)).1
-            if let path = body.firstMatch(of: /path:\s*"([^"]+)"/), path.1.hasPrefix("Tests/") { continue }
+            let path = body.firstMatch(of: /path:\s*"([^"]+)"/).map { String($0.1) }
+            let isTest = call.1 == "testTarget" || path?.hasPrefix("Tests/") == true
+            guard isTest == tests else { continue }
             var targets = Set<String>(), products: [(String, String)] = []
             if let deps = body.firstMatch(of: /dependencies:\s*\[/) {
                 var list = try #require(balanced(body, from: body.index(before: deps.range.upperBound)))
@@ -64,7 +68,8 @@ struct ArchitectureTableTests {
                 list = Substring(list.replacing(/\.product\([^)]*\)/, with: ""))
                 targets = Set(quoted(list))
             }
-            out.append(Target(name: String(name), targets: targets, products: products))
+            out.append(Target(name: String(name), targets: targets, products: products,
+                              folder: path ?? (tests ? "Tests/\(name)" : "Sources/\(name)")))
         }
         return out
     }
@@ -156,6 +161,59 @@ struct ArchitectureTableTests {
             let unused = target.targets.subtracting(try Self.imports(of: target.name, among: names))
             #expect(unused.isEmpty,
                     "Package.swift: \(target.name) depends on \(unused.sorted()), which none of Sources/\(target.name)'s files imports")
+        }
+    }
+
+    /// The package modules the Swift files below `folder` import.
+    static func imports(inFolder folder: String, among names: Set<String>) throws -> Set<String> {
+        let dir = Repository.url(folder)
+        var found = Set<String>()
+        for file in try FileManager.default.subpathsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            for m in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) where names.contains(String(m.1)) {
+                found.insert(String(m.1))
+            }
+        }
+        return found
+    }
+
+    /// `start` and every package target it reaches through dependencies.
+    static func closure(of start: [String], in targets: [Target]) -> Set<String> {
+        let byName = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0) })
+        var seen = Set<String>(), stack = start
+        while let t = stack.popLast() {
+            guard seen.insert(t).inserted else { continue }
+            stack += byName[t]?.targets ?? []
+        }
+        return seen
+    }
+
+    @Test("the product never reaches the lab: peggle and the native library do not depend on PeggleLab, even through another module")
+    func theProductNeverReachesTheLab() throws {
+        let targets = try Self.packageTargets() + Self.packageTargets(tests: true)
+        #expect(targets.contains { $0.name == "PeggleLab" })
+        for product in ["peggle", "PeggleNative"] {
+            let reached = Self.closure(of: [product], in: targets)
+            #expect(reached.count > 5 && !reached.contains("PeggleLab"),
+                    "\(product) reaches PeggleLab through \(targets.filter { reached.contains($0.name) && $0.targets.contains("PeggleLab") }.map(\.name))")
+        }
+        // Only the bench and the tests depend on it.
+        let users = Set(try Self.packageTargets().filter { $0.targets.contains("PeggleLab") }.map(\.name))
+        #expect(users == ["peggle-bench"], "\(users.sorted())")
+    }
+
+    @Test("every test target imports only modules its dependencies reach")
+    func testTargetsImportWhatTheyReach() throws {
+        let library = try Self.packageTargets()
+        let tests = try Self.packageTargets(tests: true)
+        let all = library + tests
+        let names = Set(all.map(\.name))
+        #expect(tests.count > 15 && tests.contains { $0.name == "PeggleTestSupport" })
+        for t in tests {
+            // A module outside the closure compiles only when another target happened to build it
+            // first: declare it (or a module that depends on it).
+            let outside = try Self.imports(inFolder: t.folder, among: names).subtracting(Self.closure(of: [t.name], in: all))
+            #expect(outside.isEmpty, "\(t.folder) imports \(outside.sorted()), which \(t.name)'s dependencies in Package.swift do not reach")
         }
     }
 }

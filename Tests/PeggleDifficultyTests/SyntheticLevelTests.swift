@@ -1,6 +1,7 @@
 import Foundation
 @testable import PeggleDifficulty
 import PeggleGame
+import PeggleLab
 import Testing
 
 /// The synthetic levels the calibration tests and `peggle-bench calibration` rate: their curves,

@@ -1,6 +1,7 @@
 import Foundation
 import PeggleGame
 import PeggleGenerator
+import PeggleLab
 import PeggleLevel
 import Testing
 

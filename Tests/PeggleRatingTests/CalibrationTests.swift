@@ -1,6 +1,7 @@
 import Foundation
 import PeggleDifficulty
 import PeggleGame
+import PeggleLab
 @testable import PeggleRating
 import PeggleUtilities
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import PeggleDifficulty
+import PeggleLab
 @testable import PeggleRating
 import Testing
 

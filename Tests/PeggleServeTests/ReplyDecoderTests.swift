@@ -1,4 +1,5 @@
 import Foundation
+@testable import PeggleLab
 @testable import PeggleServe
 import Testing
 

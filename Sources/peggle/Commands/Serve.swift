@@ -52,7 +52,7 @@ struct Serve: ParsableCommand {
     }
 
     static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard ServeClient.writeAll(to: 1, bytes) else {
+        guard ServeOutput.writeAll(to: 1, bytes) else {
             FileHandle.standardError.write(Data("peggle serve: the client closed the connection; exiting\n".utf8))
             return false
         }

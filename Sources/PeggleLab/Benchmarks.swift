@@ -1,3 +1,4 @@
+import PeggleGame
 import PeggleLevel
 import PegglePhysics
 import PeggleUtilities

@@ -1,5 +1,6 @@
 import Foundation
 import PeggleEnv
+import PeggleServe
 
 #if canImport(Glibc)
 import Glibc
@@ -95,7 +96,7 @@ public final class ServeClient {
     public func request<R: ServeReply>(_ line: String, as: R.Type = Reply.self) throws -> R {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        guard bytes.withUnsafeBytes({ Self.writeAll(to: input.fileDescriptor, $0) }) else {
+        guard bytes.withUnsafeBytes({ ServeOutput.writeAll(to: input.fileDescriptor, $0) }) else {
             throw Failure(message: "peggle serve stopped reading requests")
         }
         var frame: Int?
@@ -207,20 +208,6 @@ public final class ServeClient {
         }
     }
 
-    /// Writes all of `bytes` to descriptor `fd` (a pipe may take a large write in pieces); false
-    /// if the reader has gone away.
-    public static func writeAll(to fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
 }
 
 /// Lines and binary frames from a file descriptor, read with read(2) straight into one reused

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleDifficulty
 import PeggleLevel
 import PeggleUtilities
 
