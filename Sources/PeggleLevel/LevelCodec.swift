@@ -22,23 +22,30 @@ public enum LevelCodec {
             throw LevelFormatError(path: "", message: "not valid JSON: a trailing comma at \(position(comma, in: data))")
         }
         let quoted = scan.quoted
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        let keys = KeyCount()
+        decoder.userInfo[.keyCount] = keys
+        let decoded: Result<Level, any Error>
+        do { decoded = .success(try decoder.decode(LevelFile.self, from: quoted).level) } catch { decoded = .failure(error) }
+        // JSONSerialization says where text stops being JSON; its pass (a seventh of reading a
+        // file) is needed only when the decoder may have let such text by: when it refused the
+        // file, or did not read every value. It reads only what it asks for, and of a key given
+        // twice one value (`"x": 1, "x": 01` passes): every key it counted against the text's
+        // members says it read them all. The pass then comes first, as it always did.
+        if case let .success(level) = decoded, keys.count == scan.members { return level }
         do {
             _ = try JSONSerialization.jsonObject(with: quoted, options: [.fragmentsAllowed])
         } catch {
             throw LevelFormatError(path: "", message: "not valid JSON: "
                 + syntaxMessage(error, in: data, quotedTokens: scan.quotedTokens))
         }
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        do {
-            return try decoder.decode(LevelFile.self, from: quoted).level
-        } catch let e as DecodingError {
-            throw describe(e)
-        } catch let e as LevelFormatError {
-            throw e
-        } catch {
-            throw LevelFormatError(path: "", message: "\(error)")
+        switch decoded {
+        case let .success(level): return level
+        case let .failure(e as DecodingError): throw describe(e)
+        case let .failure(e as LevelFormatError): throw e
+        case let .failure(e): throw LevelFormatError(path: "", message: "\(e)")
         }
     }
 
@@ -125,51 +132,77 @@ public enum LevelCodec {
     }
 
     /// One pass over the text outside strings: bare NaN, Infinity and -Infinity tokens wrapped
-    /// in quotes (with their offsets in the original), and the first trailing comma (a comma
-    /// before `]` or `}`, which Foundation accepts but JSON does not).
-    static func prescan(_ data: Data) -> (quoted: Data, quotedTokens: [Int], trailingComma: Int?) {
-        let bytes = [UInt8](data)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 16)
+    /// in quotes (with their offsets in the original), the first trailing comma (a comma before
+    /// `]` or `}`, which Foundation accepts but JSON does not), and the objects' members (colons;
+    /// -1 for text with a NUL byte, UTF-16 or UTF-32, which this pass does not follow). The pass
+    /// reads the bytes in place and copies the text only when it has a token to quote (a file
+    /// written by the tools has none): it was a fifth of the studio's index build when it built
+    /// arrays a byte.
+    static func prescan(_ data: Data) -> (quoted: Data, quotedTokens: [Int], trailingComma: Int?, members: Int) {
+        let tokens: [StaticString] = ["-Infinity", "Infinity", "NaN"]
         var tokensAt: [Int] = []
-        var lastComma: Int?
+        var lengths: [Int] = []
         var comma: Int?
-        var i = 0
-        var inString = false
-        let tokens: [[UInt8]] = [Array("-Infinity".utf8), Array("Infinity".utf8), Array("NaN".utf8)]
-        while i < bytes.count {
-            let c = bytes[i]
-            if inString {
-                out.append(c)
-                if c == UInt8(ascii: "\\"), i + 1 < bytes.count { out.append(bytes[i + 1]); i += 2; continue }
-                if c == UInt8(ascii: "\"") { inString = false }
+        var members = 0
+        var nul = false
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            /// The length of the token at `i`, if one starts there.
+            func token(at i: Int) -> Int? {
+                for t in tokens where i + t.utf8CodeUnitCount <= bytes.count {
+                    let n = t.utf8CodeUnitCount
+                    if memcmp(bytes.baseAddress! + i, t.utf8Start, n) == 0 { return n }
+                }
+                return nil
+            }
+            var lastComma: Int?
+            var i = 0
+            var inString = false
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == 0 { nul = true }
+                if inString {
+                    if c == UInt8(ascii: "\\"), i + 1 < bytes.count { nul = nul || bytes[i + 1] == 0; i += 2; continue }
+                    if c == UInt8(ascii: "\"") { inString = false }
+                    i += 1
+                    continue
+                }
+                switch c {
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    break
+                case UInt8(ascii: ","):
+                    lastComma = i
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    if let l = lastComma, comma == nil { comma = l }
+                    lastComma = nil
+                default:
+                    lastComma = nil
+                }
+                if c == UInt8(ascii: ":") { members += 1 }
+                if c == UInt8(ascii: "\"") { inString = true; i += 1; continue }
+                // Every token starts with one of these bytes.
+                if c == UInt8(ascii: "-") || c == UInt8(ascii: "I") || c == UInt8(ascii: "N"), let n = token(at: i) {
+                    tokensAt.append(i)
+                    lengths.append(n)
+                    i += n
+                    continue
+                }
                 i += 1
-                continue
             }
-            switch c {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                break
-            case UInt8(ascii: ","):
-                lastComma = i
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if let l = lastComma, comma == nil { comma = l }
-                lastComma = nil
-            default:
-                lastComma = nil
-            }
-            if c == UInt8(ascii: "\"") { inString = true; out.append(c); i += 1; continue }
-            if let t = tokens.first(where: { i + $0.count <= bytes.count && Array(bytes[i..<i + $0.count]) == $0 }) {
-                tokensAt.append(i)
-                out.append(UInt8(ascii: "\""))
-                out += t
-                out.append(UInt8(ascii: "\""))
-                i += t.count
-                continue
-            }
-            out.append(c)
-            i += 1
         }
-        return (Data(out), tokensAt, comma)
+        if nul { members = -1 }
+        guard !tokensAt.isEmpty else { return (data, [], comma, members) }
+        var out = Data(capacity: data.count + 2 * tokensAt.count)
+        var from = data.startIndex
+        for (start, n) in zip(tokensAt, lengths) {
+            let at = data.startIndex + start
+            out.append(data[from..<at])
+            out.append(UInt8(ascii: "\""))
+            out.append(data[at..<at + n])
+            out.append(UInt8(ascii: "\""))
+            from = at + n
+        }
+        out.append(data[from...])
+        return (out, tokensAt, comma, members)
     }
 
     /// "line L, column C" of a byte offset.
@@ -242,13 +275,26 @@ struct AnyKey: CodingKey {
     init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
 }
 
+/// The keys of the objects a decode read (through its decoder's `userInfo`): what
+/// `LevelCodec.decode` compares with the members of the text.
+final class KeyCount: @unchecked Sendable {
+    var count = 0
+}
+
+extension CodingUserInfoKey {
+    static let keyCount = CodingUserInfoKey(rawValue: "PeggleLevel.KeyCount")!
+}
+
 extension KeyedDecodingContainer where K == AnyKey {
-    func rejectUnknown(allowed: Set<String>) throws {
-        for key in allKeys where !allowed.contains(key.stringValue) {
+    /// Refuses a field not in `allowed`, and counts the object's keys in `decoder`'s `KeyCount`.
+    func rejectUnknown(allowed: Set<String>, of decoder: Decoder) throws {
+        let keys = allKeys
+        for key in keys where !allowed.contains(key.stringValue) {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
                 debugDescription: "unknown field (expected one of: \(allowed.sorted().joined(separator: ", ")))")
         }
+        (decoder.userInfo[.keyCount] as? KeyCount)?.count += keys.count
     }
 
     func value<T: Decodable>(_ name: String) throws -> T { try decode(T.self, forKey: AnyKey(name)) }
@@ -294,10 +340,13 @@ extension KeyedDecodingContainer where K == AnyKey {
 struct LevelFile: Decodable {
     var level: Level
 
+    // The field sets are built once, not once an object (a thousand times in a large level).
+    static let fields: Set<String> = ["format", "name", "author", "description", "read_only", "mode", "power",
+                                      "purple_roams", "pegs", "blocks"]
+
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
-        try c.rejectUnknown(allowed: ["format", "name", "author", "description", "read_only", "mode", "power",
-                                      "purple_roams", "pegs", "blocks"])
+        try c.rejectUnknown(allowed: Self.fields, of: decoder)
         let format = try c.whole("format")
         guard format == Level.formatVersion else {
             throw DecodingError.dataCorruptedError(
@@ -335,7 +384,7 @@ struct ModeObject: Decodable {
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         let kind: GameModeKind = try c.choice("type")
-        try c.rejectUnknown(allowed: Set(["type"] + kind.fields.map(\.name)))
+        try c.rejectUnknown(allowed: Set(["type"] + kind.fields.map(\.name)), of: decoder)
         // A missing field takes its default, except one a level file must give (`requiredInFile`).
         var values: [String: ModeFieldValue] = [:]
         for field in kind.fields {
@@ -357,6 +406,9 @@ struct PegField: Decodable {
 
     enum Outline: String, CaseIterable { case circle, brick }
 
+    static let circleFields: Set<String> = ["id", "kind", "x", "y", "shape", "radius"]
+    static let brickFields: Set<String> = ["id", "kind", "x", "y", "shape", "width", "height", "rotation"]
+
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         id = try c.optionalWhole("id")
@@ -365,10 +417,10 @@ struct PegField: Decodable {
         let outline: Outline = try c.choice("shape", default: .circle)
         switch outline {
         case .circle:
-            try c.rejectUnknown(allowed: ["id", "kind", "x", "y", "shape", "radius"])
+            try c.rejectUnknown(allowed: Self.circleFields, of: decoder)
             shape = .circle(radius: try c.optional("radius") ?? 12)
         case .brick:
-            try c.rejectUnknown(allowed: ["id", "kind", "x", "y", "shape", "width", "height", "rotation"])
+            try c.rejectUnknown(allowed: Self.brickFields, of: decoder)
             shape = .brick(width: try c.value("width"), height: try c.value("height"),
                            rotation: try c.optional("rotation") ?? 0)
         }
@@ -381,9 +433,11 @@ struct BlockField: Decodable {
     var center: Vec2
     var width: Double, height: Double, rotation: Double, springiness: Double
 
+    static let fields: Set<String> = ["id", "shape", "x", "y", "width", "height", "rotation", "springiness"]
+
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
-        try c.rejectUnknown(allowed: ["id", "shape", "x", "y", "width", "height", "rotation", "springiness"])
+        try c.rejectUnknown(allowed: Self.fields, of: decoder)
         id = try c.optionalWhole("id")
         shape = try c.choice("shape")
         center = Vec2(try c.value("x"), try c.value("y"))

@@ -237,6 +237,18 @@ struct LevelCodecTests {
         #expect(e?.message.contains("not valid JSON") == true, "a trailing comma was accepted")
     }
 
+    /// A key given twice hides a value the decoder never reads; it is still checked as JSON, so the
+    /// text is refused as it always was (the decoder alone would take the other value).
+    @Test func aHiddenValueOfAKeyGivenTwiceIsStillCheckedAsJSON() throws {
+        let number = try #require(formatError(Self.file(pegs: #"{"kind": "orange", "x": 100, "x": 01, "y": 200}"#)))
+        #expect(number.message == "not valid JSON: Number with leading zero at line 5, column 47.", "\(number)")
+        let string = try #require(formatError(Self.file(pegs: "", extra: #" "name": "\uD800","#)))
+        #expect(string.message.hasPrefix("not valid JSON: Unexpected end of file during string parse"), "\(string)")
+        // Valid JSON with a key given twice decodes as before: the first value.
+        let level = try decodeText(Self.file(pegs: #"{"kind": "orange", "x": 100, "x": 300, "y": 200}"#))
+        #expect(level.pegs[0].center.x == 100)
+    }
+
     @Test func bareNaNReachesValidationAsANaNField() throws {
         let level = try decodeText(Self.file(pegs: #"{"id": 1, "kind": "orange", "x": NaN, "y": 200}"#))
         #expect(level.pegs[0].center.x.isNaN)
