@@ -286,6 +286,20 @@ public final class PeggleStore: Sendable {
         }
     }
 
+    /// The content hashes of the levels with games of an agent of `kind`. With the greedy agent's
+    /// (the skill agent's), the levels a report rates: what the studio's list calls rated. A probe
+    /// of the episode's (level, agent) index a level and agent of the kind, not a read of the games.
+    public func levelHashes(withGamesOf kind: AgentKind) throws(StoreError) -> Set<String> {
+        let sql = """
+            SELECT l.content_hash FROM level l
+            WHERE EXISTS (SELECT 1 FROM agent a WHERE a.kind = ?
+                          AND EXISTS (SELECT 1 FROM episode e WHERE e.level_id = l.id AND e.agent_id = a.id))
+            """
+        return try attempt(path) {
+            try writer.read { db in Set(try String.fetchAll(db, sql: sql, arguments: [kind.rawValue])) }
+        }
+    }
+
     /// Every level, by id.
     public func levels() throws(StoreError) -> [LevelRecord] {
         try attempt(path) { try writer.read { db in try LevelRecord.order(Column("id")).fetchAll(db) } }

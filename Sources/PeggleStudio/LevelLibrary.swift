@@ -56,8 +56,9 @@ public struct LevelLibrary: Sendable {
     /// of the names), from the index; none when the folder cannot be read.
     public func list() -> [Entry] { index.entries() }
 
-    /// A page of the list, filtered and sorted (`GET /api/levels`).
-    public func list(_ query: LevelQuery) -> LevelPage { index.page(query) }
+    /// A page of the list, filtered and sorted (`GET /api/levels`); `rated`: the content hashes of
+    /// the levels with a rating (`StudioAPI.levels` reads them from the database).
+    public func list(_ query: LevelQuery, rated: Set<String> = []) -> LevelPage { index.page(query, rated: rated) }
 
     /// A level name no level of the folder has (other than the file `except`), from `base`.
     public func uniqueName(_ base: String, tail: String = "", except: String? = nil) -> String {

@@ -348,8 +348,9 @@ public final class LibraryIndex: Sendable {
         state.withLock { $0.rows[file]?.hash }
     }
 
-    /// One page of the list: the rows `query` keeps, in its order, from its offset.
-    func page(_ query: LevelQuery) -> LevelPage {
+    /// One page of the list: the rows `query` keeps, in its order, from its offset. `rated`: the
+    /// content hashes of the levels that have a rating (what `query.rated` filters by).
+    func page(_ query: LevelQuery, rated: Set<String> = []) -> LevelPage {
         refresh()
         // Each row with its estimate: none yet (`estimated` false), or settled (nil: cannot be).
         let (rows, complete, expected) = state.withLock { s in
@@ -363,6 +364,7 @@ public final class LibraryIndex: Sendable {
         let kept = rows.filter { r in
             let row = r.row
             guard query.mode == nil || row.entry.mode == query.mode,
+                  query.rated.map({ rated.contains(row.hash ?? "") == $0 }) ?? true,
                   text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text) else { return false }
             if query.tier == nil && query.sigma50Min == nil && query.sigma50Max == nil { return true }
             guard let e = r.estimate else { return false }
@@ -442,9 +444,13 @@ public struct LevelQuery: Sendable, Equatable {
     public var tier: Tier?
     public var sigma50Min: Double?
     public var sigma50Max: Double?
+    /// Kept when the level has a rating in the studio's database (true), or has none (false: so
+    /// is a file that is not a level); nil: either. `StudioAPI.levels` says which are rated.
+    public var rated: Bool?
 
     public init(offset: Int = 0, limit: Int = LevelQuery.defaultLimit, sort: Sort = .file, descending: Bool = false,
-                text: String = "", mode: String? = nil, tier: Tier? = nil, sigma50Min: Double? = nil, sigma50Max: Double? = nil) {
+                text: String = "", mode: String? = nil, tier: Tier? = nil, sigma50Min: Double? = nil, sigma50Max: Double? = nil,
+                rated: Bool? = nil) {
         self.offset = offset
         self.limit = limit
         self.sort = sort
@@ -454,15 +460,16 @@ public struct LevelQuery: Sendable, Equatable {
         self.tier = tier
         self.sigma50Min = sigma50Min
         self.sigma50Max = sigma50Max
+        self.rated = rated
     }
 
     /// The tiers an estimate has, as `tier=` names them.
     static let tiers = Tier.allCases.filter { $0 != .unrated }
 
     /// The query a URL's parameters ask for: `offset`, `limit` (1...1000, 200 when left out),
-    /// `sort` (a `Sort`), `order` (asc or desc), `q`, `mode`, `tier` (a tier's name) and
-    /// `sigma50_min`, `sigma50_max` (radians). Anything else, or a value out of range, is refused
-    /// naming the parameter and the value.
+    /// `sort` (a `Sort`), `order` (asc or desc), `q`, `mode`, `tier` (a tier's name),
+    /// `sigma50_min`, `sigma50_max` (radians) and `rated` (true or false). Anything else, or a
+    /// value out of range, is refused naming the parameter and the value.
     public init(parameters: [(String, String)]) throws(StudioError) {
         var seen = Set<String>()
         for (name, value) in parameters {
@@ -496,9 +503,14 @@ public struct LevelQuery: Sendable, Equatable {
                     throw .badRequest("bad request: \(name)=\(LevelCodec.cut(value)) is not a number of radians, 0 or more")
                 }
                 if name == "sigma50_min" { sigma50Min = x } else { sigma50Max = x }
+            case "rated":
+                guard ["", "true", "false"].contains(value) else {
+                    throw .badRequest("bad request: rated=\(LevelCodec.cut(value)) is not true or false")
+                }
+                rated = value.isEmpty ? nil : value == "true"
             default:
                 throw .badRequest("bad request: '\(LevelCodec.cut(name))' is not a parameter of the level list "
-                    + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max)")
+                    + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max, rated)")
             }
         }
     }

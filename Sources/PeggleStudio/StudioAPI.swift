@@ -1,4 +1,5 @@
 import Foundation
+import PeggleDifficulty
 import PeggleGame
 import PeggleLevel
 import PeggleLevelFiles
@@ -130,6 +131,22 @@ public struct StudioAPI: Sendable {
     }
 
     // MARK: Levels
+
+    /// A page of the level list (`GET /api/levels`). A level is rated when the database (`--db`)
+    /// holds games of the skill agent on it (the greedy agent's: what a rating, the studio's or
+    /// `peggle rate`'s, is fitted to); without a database none is (a Rate then keeps its games in
+    /// memory only). Read at each request that filters by it: a `peggle rate` beside the studio
+    /// adds ratings.
+    public func levels(_ query: LevelQuery) throws(StudioError) -> LevelPage {
+        guard query.rated != nil else { return library.list(query) }
+        var rated: Set<String> = []
+        if let store {
+            do { rated = try store.levelHashes(withGamesOf: RatingOptions().skillAgentKind) } catch {
+                throw StudioError(500, "the database could not be read: \(error)")
+            }
+        }
+        return library.list(query, rated: rated)
+    }
 
     /// An opened level: its text and whether saving it makes a copy.
     public struct Opened: Sendable, Encodable {

@@ -51,7 +51,7 @@ public enum StudioServer {
             let parameters = request.uri.queryParameters.map { name, value in
                 (String(name).removingPercentEncoding ?? String(name), String(value))
             }
-            return reply { () throws(StudioError) in api.library.list(try LevelQuery(parameters: parameters)) }
+            return reply { () throws(StudioError) in try api.levels(try LevelQuery(parameters: parameters)) }
         }
         router.get("/api/levels/:file") { _, context in
             // The router leaves parameters percent-encoded; the name is checked after decoding.

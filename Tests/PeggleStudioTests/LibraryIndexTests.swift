@@ -5,6 +5,7 @@ import HummingbirdTesting
 import PeggleEstimate
 import PeggleGame
 import PeggleLevel
+import PeggleStore
 @testable import PeggleStudio
 import PeggleTestSupport
 import Testing
@@ -192,6 +193,43 @@ import Testing
         #expect(Self.files(Self.settled(library, LevelQuery(tier: .veryHard))) == ["brick-road.json", "fortress.json", "spiral.json"])
     }
 
+    /// The files of the first page of `GET /api/levels?rated=rated`.
+    static func rated(_ client: any TestClientProtocol, _ rated: String) async throws -> [String?] {
+        let page = try json(try await client.execute(uri: "/api/levels?rated=\(rated)", method: .get).body)
+        return try #require(page["items"] as? [[String: Any]]).map { $0["file"] as? String }
+    }
+
+    /// `rated`: a level the database holds greedy games of (a rating's) is rated; one with only a
+    /// person's games is not, nor is any level when the studio has no database.
+    @Test func ratedOrNotFiltersByTheDatabasesRatings() async throws {
+        let folder = try StudioFolder()
+        let store = try PeggleStore()
+        let run = try store.beginRun(command: "peggle rate", configuration: "{}", engineVersion: "0")
+        func game(_ file: String, _ kind: AgentKind) throws {
+            let level = try LevelCodec.decode(Data(try folder.text(file).utf8))
+            let levelID = try store.level(LevelRecord(level: level, hash: level.contentHash))
+            let agentID = try store.agent(AgentRecord(kind: kind, parameters: "{}", label: kind.rawValue))
+            let played = PlayedGame(levelHash: level.contentHash, levelName: level.name, agentKind: kind, agentLabel: kind.rawValue,
+                                    seed: 1, sigma: 0, status: .won, score: 10, shots: 1, orangeCleared: 1, orangeTotal: 1,
+                                    ballsUsed: 1, gameSeconds: 1)
+            _ = try store.insert([(played, levelID, agentID)], runID: run)
+        }
+        try game("mine.json", .greedy)
+        try game("first-steps.json", .human)
+        try await withRecordingStudio(folder, store) { client in
+            let (rated, notRated, either) = (try await Self.rated(client, "true"), try await Self.rated(client, "false"),
+                                             try await Self.rated(client, ""))
+            #expect(rated == ["mine.json"])
+            #expect(notRated == ["first-steps.json"])
+            #expect(either == ["first-steps.json", "mine.json"])
+        }
+        try await withStudio(folder) { client in
+            let (rated, notRated) = (try await Self.rated(client, "true"), try await Self.rated(client, "false"))
+            #expect(rated == [])
+            #expect(notRated == ["first-steps.json", "mine.json"])
+        }
+    }
+
     @Test func badParametersAreRefusedNamingTheParameterAndTheValue() async throws {
         func refusal(_ parameters: [(String, String)]) -> String? {
             do { _ = try LevelQuery(parameters: parameters); return nil } catch { return error.message }
@@ -201,7 +239,9 @@ import Testing
         #expect(refusal([("sort", "size")]) == "bad request: sort=size is not one of file, name, mode, pegs, orange, blocks, sigma50, tier")
         #expect(refusal([("order", "up")]) == "bad request: order=up is not asc or desc")
         #expect(refusal([("page", "2")]) == "bad request: 'page' is not a parameter of the level list "
-                + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max)")
+                + "(offset, limit, sort, order, q, mode, tier, sigma50_min, sigma50_max, rated)")
+        #expect(refusal([("rated", "yes")]) == "bad request: rated=yes is not true or false")
+        #expect(try LevelQuery(parameters: [("rated", "false")]) == LevelQuery(rated: false))
         #expect(refusal([("tier", "unrated")]) == "bad request: tier=unrated is not one of easy, medium, hard, very hard")
         #expect(refusal([("sigma50_min", "-0.1")]) == "bad request: sigma50_min=-0.1 is not a number of radians, 0 or more")
         #expect(refusal([("sigma50_max", "nan")]) == "bad request: sigma50_max=nan is not a number of radians, 0 or more")

@@ -371,6 +371,34 @@ def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_r
     assert "Human playtests: <b>1</b> game by 1 player, 1 won: win rate <b>1.00</b>" in html
 
 
+def test_the_rated_filter_keeps_the_levels_rated_in_the_database(browser, peggle_bin, tmp_path):
+    """With --db the list filters by "rated or not": a level `peggle rate` rated into the database
+    is rated, a level nobody rated is not."""
+    folder, db = tmp_path / "levels", tmp_path / "studio.sqlite"
+    folder.mkdir()
+    (folder / "one-shot.json").write_text(json.dumps(ONE_SHOT))
+    other = dict(ONE_SHOT, name="Other Shot", pegs=[dict(ONE_SHOT["pegs"][0], x=300)])
+    (folder / "other-shot.json").write_text(json.dumps(other))
+    subprocess.run([peggle_bin, "rate", str(folder / "one-shot.json"), "--db", str(db), "--agents", "greedy", "--budget", "8",
+                    "--candidates", "8", "--refine", "1x2", "--samples", "2", "--threads", "2"], check=True, capture_output=True)
+    proc, url = serve(peggle_bin, folder, "--db", str(db))
+    try:
+        d = browser
+        wait = open_studio(d, url)
+        items = "[...document.querySelectorAll('#level-list li')].map(li => li.dataset.file)"
+        wait.until(lambda d: js(d, items) == ["one-shot.json", "other-shot.json"])
+        assert d.find_element(By.ID, "list-rated").is_displayed()
+        rated = "const s = document.getElementById('list-rated'); s.value = arguments[0]; s.onchange();"
+        d.execute_script(rated, "true")
+        wait.until(lambda d: js(d, items) == ["one-shot.json"])
+        d.execute_script(rated, "false")
+        wait.until(lambda d: js(d, items) == ["other-shot.json"])
+        d.execute_script(rated, "")
+        wait.until(lambda d: js(d, items) == ["one-shot.json", "other-shot.json"])
+    finally:
+        stop(proc)
+
+
 # Another site's page (served from another port of 127.0.0.1, the nearest a foreign origin can
 # be) trying to write into the studio the ways a browser lets it without asking: a form post
 # (text/plain, shaped so its body is JSON), and `fetch` "simple requests" (no-cors, a text/plain,
@@ -510,6 +538,8 @@ def test_the_level_list_pages_searches_and_sorts_on_the_server(browser, peggle_b
         d.execute_script(tier, "hard")
         wait.until(lambda d: js(d, tiers) == ["hard", "hard"])
         assert d.find_element(By.ID, "list-count").text == "1–2 of 2 of 205"
+        # Without --db no level is rated: the "rated or not" filter is not offered.
+        assert not d.find_element(By.ID, "list-rated").is_displayed()
         d.execute_script(tier, "")
         wait.until(lambda d: len(js(d, items)) == 200)
         # Written outside the studio: shown on the next request (a sort change asks again).

@@ -66,6 +66,7 @@ function listQuery() {
   if (text) q.set("q", text);
   if ($("#list-mode").value) q.set("mode", $("#list-mode").value);
   if ($("#list-tier").value) q.set("tier", $("#list-tier").value);
+  if ($("#list-rated").value) q.set("rated", $("#list-rated").value);
   // URLSearchParams writes a space as '+', which the server keeps: write it as %20.
   return q.toString().replace(/\+/g, "%20");
 }
@@ -936,6 +937,9 @@ async function start() {
   $("#list-search").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => listChanged(true), 150); });
   $("#list-mode").onchange = () => listChanged(true);
   $("#list-tier").onchange = () => listChanged(true);
+  // Ratings are kept only in a database: without one no level is rated, so no filter is offered.
+  $("#list-rated").hidden = !studio.config.recording;
+  $("#list-rated").onchange = () => listChanged(true);
   $("#list-sort").onchange = () => listChanged(true);
   $("#list-order").onclick = () => {
     const b = $("#list-order");
