@@ -5,8 +5,9 @@ import PeggleGame
 /// column order. A feature's name, its group and its trend live with its key; `LevelFeatures.names`
 /// and `monotone`, `peggle estimate --features` and `--feature-list`, and scripts/fit-estimate
 /// (which reads that list) all derive from it. `LevelFeatures` computes each group in one function
-/// that writes its values by key (`GroupRow`), so adding a feature is a key here and a line of its
-/// group's function (docs/architecture.md counts the files).
+/// that writes its values by key (`GroupRow`), so adding a feature is a key here and its line in
+/// its group's function, with a new `LevelFeatures.version` and a refitted model
+/// (docs/architecture.md counts the files).
 public struct EstimateFeature: Sendable, Equatable {
     /// The column's name in model files and in `peggle estimate --features`.
     public let name: String
