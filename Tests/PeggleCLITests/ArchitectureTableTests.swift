@@ -142,15 +142,7 @@ struct ArchitectureTableTests {
     /// The package targets a target's own sources import (`import X` or `@testable import X` in
     /// any file below Sources/NAME).
     static func imports(of target: String, among names: Set<String>) throws -> Set<String> {
-        let dir = Repository.url("Sources/\(target)")
-        var found = Set<String>()
-        for file in try FileManager.default.subpathsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
-            for m in text.matches(of: /(?m)^(?:@testable )?import (\w+)/) where names.contains(String(m.1)) {
-                found.insert(String(m.1))
-            }
-        }
-        return found
+        try imports(inFolder: "Sources/\(target)", among: names)
     }
 
     @Test("no dead edge: every package target a module depends on is imported by one of its files")
