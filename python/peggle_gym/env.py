@@ -119,11 +119,7 @@ class PeggleEnv(Replayable, gym.Env):
             if status:
                 raise native._error(native.handle, "reset", status)
             self._record("reset", {})
-            row = self._obs_row
-            if row is None:
-                row = self._native_obs_row()
-            obs = row.copy() if self._obs_float else row.astype(self._obs_dtype)
-            return obs, info_from(ROW.unpack_from(native.row), native, self.level_names)
+            return self._native_obs(), info_row(native, 0, level_names=self.level_names)
         super().reset(seed=seed)
         if seed is not None:
             self._cycle_warning.seeded_reset()
