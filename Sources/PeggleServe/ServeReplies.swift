@@ -6,43 +6,55 @@ import PeggleLevel
 // How `peggle serve` writes its replies: one JSON line into the session's reused buffer, and
 // with `obs_encoding` `f32` the observations as a binary frame after it (docs/protocol.md).
 
-/// One key of an info, in the order replies write it. Both layouts (rows and columns) are
-/// written from the one table, `ServeSession.infoKeys`, so they cannot disagree on a key.
+/// One key of an info, in the order replies write it. Both layouts (rows and columns) and the
+/// `spec` reply's `info` list are written from the one table, `ServeSession.infoKeys`, so they
+/// cannot disagree on a key or its type.
 struct InfoKey: Sendable {
     let name: String
     /// `_name`, the key of its mask in the columns layout.
     let maskName: String
-    /// What an environment without the key holds in the columns layout.
-    let filler: Filler
+    /// What its values are (`spec` tells clients, which type their arrays by it).
+    let type: InfoType
     /// The key's value in an info (the Bool says whether the info comes from a reset), or nil
-    /// when the info has no such key. The info is passed by address: an `EnvInfo` is a large
-    /// value with reference-counted parts (its shot's trajectory), and copying it for every key
-    /// of every environment cost more than writing the values (about 1 M instructions a
-    /// 64-environment step).
+    /// when the info has no such key; always of `type` (ServeSpecTests). The info is passed by
+    /// address: an `EnvInfo` is a large value with reference-counted parts (its shot's
+    /// trajectory), and copying it for every key of every environment cost more than writing
+    /// the values (about 1 M instructions a 64-environment step).
     let value: @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?
-    /// The keys of a nested object (`hits`, whose value is `.object`); they are present with it.
+    /// The keys of a nested object (`hits`, of type `.object`); they are present with it.
     var keys: [InfoKey] = []
 
-    init(_ name: String, filler: Filler = .zero, keys: [InfoKey] = [],
+    init(_ name: String, _ type: InfoType, keys: [InfoKey] = [],
          _ value: @escaping @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?) {
         self.name = name
         maskName = "_" + name
-        self.filler = filler
+        self.type = type
         self.value = value
         self.keys = keys
     }
 
-    enum Filler: Sendable {
-        case zero, null, `false`
-
-        func write(_ w: inout JSONWriter) {
-            switch self {
-            case .zero: w.int(0)
-            case .null: w.null()
-            case .false: w.bool(false)
-            }
+    /// What an environment without the key holds in the columns layout: `0` for numbers,
+    /// `false` for a flag, `null` for text and paths.
+    func writeFiller(_ w: inout JSONWriter) {
+        switch type {
+        case .int, .uint64, .number, .object: w.int(0)
+        case .bool: w.bool(false)
+        case .string, .trajectory: w.null()
         }
     }
+}
+
+/// The type of an info key's values, as `spec` names it (docs/protocol.md, "spec").
+enum InfoType: String, Sendable {
+    /// A whole number in Int64's range; `uint64` one in UInt64's (the seeds).
+    case int, uint64
+    /// A real number (radians).
+    case number
+    case bool, string
+    /// An object of keys of their own (`hits`).
+    case object
+    /// A shot's ball paths: a list of paths, each a list of `[x, y]` points.
+    case trajectory
 }
 
 /// One value of an info key, as replies write it.
@@ -59,27 +71,44 @@ extension ServeSession {
 
     /// The keys of an info, in the order both layouts write them (docs/protocol.md).
     static let infoKeys: [InfoKey] = [
-        InfoKey("level") { p, _, _ in .int(p.pointee.level) },
-        InfoKey("level_name", filler: .null) { p, _, s in .string(s.levelName(level: p.pointee.level, generatorSeed: p.pointee.generatorSeed)) },
-        InfoKey("level_seed") { p, _, _ in p.pointee.levelSeed.map { .uint($0) } },
-        InfoKey("score") { p, _, _ in .int(p.pointee.score) },
-        InfoKey("balls_left") { p, _, _ in .int(p.pointee.ballsLeft) },
-        InfoKey("orange_left") { p, _, _ in .int(p.pointee.orangeLeft) },
-        InfoKey("shots") { p, _, _ in .int(p.pointee.shots) },
-        InfoKey("status", filler: .null) { p, _, _ in .string(p.pointee.status.rawValue) },
-        InfoKey("won", filler: .false) { p, _, _ in .bool(p.pointee.status == .won) },
-        InfoKey("game_seed") { p, reset, _ in reset ? .uint(p.pointee.gameSeed) : nil },
-        InfoKey("angle") { p, _, _ in (p.pointee.shot?.angle).map { .number($0) } },
-        InfoKey("fired_angle") { p, _, _ in (p.pointee.shot?.firedAngle).map { .number($0) } },
-        InfoKey("pegs_hit") { p, _, _ in (p.pointee.shot?.hits.total).map { .int($0) } },
-        InfoKey("hits", keys: PegKind.allCases.map { kind in
-            InfoKey(kind.rawValue) { p, _, _ in (p.pointee.shot?.hits[kind]).map { .int($0) } }
+        InfoKey("level", .int) { p, _, _ in .int(p.pointee.level) },
+        InfoKey("level_name", .string) { p, _, s in .string(s.levelName(level: p.pointee.level, generatorSeed: p.pointee.generatorSeed)) },
+        InfoKey("level_seed", .uint64) { p, _, _ in p.pointee.levelSeed.map { .uint($0) } },
+        InfoKey("score", .int) { p, _, _ in .int(p.pointee.score) },
+        InfoKey("balls_left", .int) { p, _, _ in .int(p.pointee.ballsLeft) },
+        InfoKey("orange_left", .int) { p, _, _ in .int(p.pointee.orangeLeft) },
+        InfoKey("shots", .int) { p, _, _ in .int(p.pointee.shots) },
+        InfoKey("status", .string) { p, _, _ in .string(p.pointee.status.rawValue) },
+        InfoKey("won", .bool) { p, _, _ in .bool(p.pointee.status == .won) },
+        InfoKey("game_seed", .uint64) { p, reset, _ in reset ? .uint(p.pointee.gameSeed) : nil },
+        InfoKey("angle", .number) { p, _, _ in (p.pointee.shot?.angle).map { .number($0) } },
+        InfoKey("fired_angle", .number) { p, _, _ in (p.pointee.shot?.firedAngle).map { .number($0) } },
+        InfoKey("pegs_hit", .int) { p, _, _ in (p.pointee.shot?.hits.total).map { .int($0) } },
+        InfoKey("hits", .object, keys: PegKind.allCases.map { kind in
+            InfoKey(kind.rawValue, .int) { p, _, _ in (p.pointee.shot?.hits[kind]).map { .int($0) } }
         }) { p, _, _ in p.pointee.shot == nil ? nil : .object },
-        InfoKey("points") { p, _, _ in (p.pointee.shot?.points).map { .int($0) } },
-        InfoKey("free_balls") { p, _, _ in (p.pointee.shot?.freeBalls).map { .int($0) } },
-        InfoKey("caught") { p, _, _ in (p.pointee.shot?.caught).map { .int($0) } },
-        InfoKey("trajectory", filler: .null) { p, _, _ in (p.pointee.shot?.trajectory).map { .trajectory($0) } },
+        InfoKey("points", .int) { p, _, _ in (p.pointee.shot?.points).map { .int($0) } },
+        InfoKey("free_balls", .int) { p, _, _ in (p.pointee.shot?.freeBalls).map { .int($0) } },
+        InfoKey("caught", .int) { p, _, _ in (p.pointee.shot?.caught).map { .int($0) } },
+        InfoKey("trajectory", .trajectory) { p, _, _ in (p.pointee.shot?.trajectory).map { .trajectory($0) } },
     ]
+
+    /// `spec`'s `info`: every key of an info with its type, in the order replies write them; a
+    /// nested object's keys under `keys`.
+    static func writeInfoTypes(_ w: inout JSONWriter, _ keys: [InfoKey]) {
+        w.beginArray()
+        for k in keys {
+            w.beginObject()
+            w.field("name", k.name)
+            w.field("type", k.type.rawValue)
+            if !k.keys.isEmpty {
+                w.key("keys")
+                writeInfoTypes(&w, k.keys)
+            }
+            w.endObject()
+        }
+        w.endArray()
+    }
 
     /// `"id": ...`, echoing the request's id as it came.
     func writeId(_ w: inout JSONWriter, _ id: RequestID?) {
@@ -141,14 +170,16 @@ extension ServeSession {
 
     /// `spec`: what this server accepts. Every `make` field with its type, range or choices,
     /// default and doc line, and `"procedural": true` on the fields that ask for procedural levels
-    /// (from `MakeRequest.options`, the table the decoder reads), the commands, the error codes
-    /// and the render formats.
+    /// (from `MakeRequest.options`, the table the decoder reads), the commands, the error codes,
+    /// the render formats and the info keys with their types (`infoKeys`).
     static func writeSpec(_ w: inout JSONWriter) {
         w.field("protocol", protocolVersion)
         w.field("engine", "peggle-gym \(PeggleGym.version)")
         w.array("commands", CommandName.allCases) { $0.string($1.rawValue) }
         w.array("error_codes", ErrorCode.allCases) { $0.string($1.rawValue) }
         w.array("render_formats", RenderFormat.allCases) { $0.string($1.rawValue) }
+        w.key("info")
+        writeInfoTypes(&w, infoKeys)
         let defaults = MakeRequest()
         w.key("make")
         w.beginArray()
@@ -296,7 +327,7 @@ extension ServeSession {
         if k.keys.isEmpty {
             w.beginArray()
             for i in cells.indices {
-                if let v = cells[i] { write(&w, v) } else { k.filler.write(&w) }
+                if let v = cells[i] { write(&w, v) } else { k.writeFiller(&w) }
             }
             w.endArray()
         } else {

@@ -2,7 +2,7 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import PeggleLevel
-import PeggleServe
+@testable import PeggleServe
 import PeggleTestSupport
 import Testing
 
@@ -31,6 +31,63 @@ struct ServeSpecTests {
                           "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode",
                           "info_layout", "num_levels", "start_level", "distribution_mode", "templates", "aim_noise",
                           "bucket_start", "cycle_start", "pixel_width"])
+    }
+
+    /// `info` lists every key an info can have, in the replies' order, with its type; clients
+    /// (peggle_gym) type their arrays by it instead of restating the keys.
+    @Test func listsEveryInfoKeyWithItsType() throws {
+        let listed = try #require(try Self.spec()["info"] as? [[String: Any]])
+        #expect(listed.map { "\($0["name"] as! String):\($0["type"] as! String)" } == [
+            "level:int", "level_name:string", "level_seed:uint64", "score:int", "balls_left:int", "orange_left:int",
+            "shots:int", "status:string", "won:bool", "game_seed:uint64", "angle:number", "fired_angle:number",
+            "pegs_hit:int", "hits:object", "points:int", "free_balls:int", "caught:int", "trajectory:trajectory"])
+        let hits = try #require(listed.first { $0["name"] as? String == "hits" }?["keys"] as? [[String: Any]])
+        #expect(hits.map { $0["name"] as! String } == PegKind.allCases.map(\.rawValue))
+        #expect(hits.allSatisfy { $0["type"] as? String == "int" && $0["keys"] == nil })
+        #expect(listed.filter { $0["keys"] != nil }.count == 1)
+    }
+
+    /// Every value a session writes is of its key's declared type: a reset's infos and a shot's,
+    /// on procedural levels with trajectories, so every key (nested ones too) is seen.
+    @Test func everyInfoValueIsOfItsKeysType() throws {
+        let s = ServeProtocolTests.session()
+        var seen = Set<String>()
+        func check(reset: Bool) throws {
+            for slot in try #require(s.vec).slots {
+                withUnsafePointer(to: slot.info) { p in
+                    for k in ServeSession.infoKeys {
+                        guard let v = k.value(p, reset, s) else { continue }
+                        #expect(Self.type(of: v) == k.type, "\(k.name)")
+                        seen.insert(k.name)
+                        for sub in k.keys {
+                            guard let value = sub.value(p, reset, s) else { continue }
+                            #expect(Self.type(of: value) == sub.type, "\(k.name).\(sub.name)")
+                            seen.insert(k.name + "." + sub.name)
+                        }
+                    }
+                }
+            }
+        }
+        for line in [#"{"cmd": "make", "num_levels": 3, "num_envs": 2, "trajectory": true}"#, #"{"cmd": "reset", "seed": 4}"#] {
+            #expect(try ServeProtocolTests.reply(s, line)["ok"] as? Bool == true)
+        }
+        try check(reset: true)
+        #expect(try ServeProtocolTests.reply(s, #"{"cmd": "step", "actions": [0.1, -0.3]}"#)["ok"] as? Bool == true)
+        try check(reset: false)
+        let all = ServeSession.infoKeys.flatMap { k in [k.name] + k.keys.map { k.name + "." + $0.name } }
+        #expect(seen == Set(all))
+    }
+
+    static func type(of v: InfoValue) -> InfoType {
+        switch v {
+        case .int: .int
+        case .uint: .uint64
+        case .number: .number
+        case .bool: .bool
+        case .string: .string
+        case .object: .object
+        case .trajectory: .trajectory
+        }
     }
 
     /// The defaults reported are EnvConfig's and VectorConfig's (the only place they are written).
