@@ -34,7 +34,7 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 
 import peggle_gym  # noqa: E402,F401  (registers the ids)
-from peggle_gym.client import find_peggle  # noqa: E402
+from peggle_gym.engines import find_peggle  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENV_ID = "peggle_gym/Peggle-v0"

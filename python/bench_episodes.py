@@ -23,7 +23,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 from peggle_gym import PeggleEnv, PeggleVectorEnv  # noqa: E402
-from peggle_gym.client import cores  # noqa: E402
+from peggle_gym.engines import cores  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -18,8 +18,11 @@ Peggle-v1 on the easy and the hard distribution, by name.
 """
 from gymnasium.envs.registration import register, registry
 
-from .client import (DEFAULT_LEVELS, LEVELS_DIR, PROTOCOL_VERSION, VERSION, PeggleClient, PeggleError, PeggleServerDied, PeggleTimeout,
-                     bundled_levels, find_peggle, level_file_names, level_files, make_options)
+from .engines import VERSION, find_peggle
+from .errors import PeggleError, PeggleServerDied, PeggleTimeout
+from .level_paths import LEVELS_DIR, bundled_levels, level_file_names, level_files
+from .pipe import PROTOCOL_VERSION, PeggleClient
+from .requests import DEFAULT_LEVELS, make_options
 from .asynchronous import PeggleAsyncVectorEnv
 from .env import PeggleEnv
 from .state import Snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .client import _executable, bundled_peggle, source_checkout_peggle
+from .engines import _executable, bundled_peggle, source_checkout_peggle
 
 
 def engine() -> str:

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .client import PeggleError, checked_num_envs
+from .errors import PeggleError
+from .requests import checked_num_envs
 from .vector import PeggleVectorEnv
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from .client import PeggleClient, PeggleError
+from .errors import PeggleError
+from .pipe import PeggleClient
 
 #: The backends, by the names ``backend=`` and ``$PEGGLE_BACKEND`` take.
 BACKENDS = ("native", "serve")

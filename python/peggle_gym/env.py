@@ -11,9 +11,10 @@ import gymnasium as gym
 import numpy as np
 
 from .backends import start
-from .client import (PeggleError, SeededCycleWarning, action_values, checked_render_width, checked_timeout,
-                     checked_width, decode_info, decode_obs, decode_rgb, level_option, make_request, server_seed,
-                     space_from)
+from .errors import PeggleError
+from .replies import decode_info, decode_obs, decode_rgb, info_types, space_from
+from .requests import (SeededCycleWarning, action_values, checked_render_width, checked_timeout, checked_width,
+                       level_option, make_request, server_seed)
 from .native import (I_BALLS_LEFT, I_CAUGHT, I_FREE_BALLS, I_HITS_BLUE, I_HITS_CONFUSEMENT, I_HITS_GREEN, I_HITS_ORANGE,
                      I_HITS_PURPLE, I_HITS_ZOMBIE, I_LEVEL, I_LEVEL_SEED, I_ORANGE_LEFT, I_PEGS_HIT, I_POINTS, I_PRESENT,
                      I_SCORE, I_SHOTS, I_STATUS, I_TERMINATED, I_TRAJECTORY, I_TRUNCATED, ROW, STATUSES, V_ANGLE,
@@ -140,7 +141,7 @@ class PeggleEnv(Replayable, gym.Env):
         if reply is None:
             return self._native_obs(), info_row(self._native, 0, level_names=self.level_names)
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
-        return obs, decode_info(reply["infos"][0])
+        return obs, decode_info(reply["infos"][0], info_types(self.client))
 
     def step(self, action):
         hot = self._hot
@@ -201,7 +202,7 @@ class PeggleEnv(Replayable, gym.Env):
             self._episode_over(e)
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]
         terminated, truncated = bool(reply["terminated"][0]), bool(reply["truncated"][0])
-        info = decode_info(reply["infos"][0])
+        info = decode_info(reply["infos"][0], info_types(self.client))
         if terminated or truncated:
             info["is_success"] = bool(info["won"])
         return obs, float(reply["rewards"][0]), terminated, truncated, info

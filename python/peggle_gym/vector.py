@@ -12,9 +12,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .backends import start
-from .client import (SeededCycleWarning, action_values, checked_num_envs, checked_render_width, checked_timeout,
-                     checked_width, cores, decode_info, decode_info_columns, decode_obs, decode_rgb, level_option,
-                     make_request, server_seed, space_from)
+from .engines import cores
+from .replies import decode_info, decode_info_columns, decode_obs, decode_rgb, info_types, space_from
+from .requests import (SeededCycleWarning, action_values, checked_num_envs, checked_render_width, checked_timeout,
+                       checked_width, level_option, make_request, server_seed)
 from .native import I_HAS_FINAL, I_TERMINATED, I_TRUNCATED, R_REWARD, info_columns, info_row
 from .state import Replayable, Snapshot
 
@@ -161,12 +162,13 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                     infos = self._add_info(infos, info, i)
             return self._native_obs(), infos
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)
+        types = info_types(self.client)
         if self._columns:
-            return obs, decode_info_columns(reply["infos"], self.num_envs)
+            return obs, decode_info_columns(reply["infos"], self.num_envs, types)
         infos: dict[str, Any] = {}
         for i, info in enumerate(reply["infos"]):
             if info is not None:
-                infos = self._add_info(infos, decode_info(info), i)
+                infos = self._add_info(infos, decode_info(info, types), i)
         return obs, infos
 
     def _single_seed(self, seed) -> int | None:
@@ -199,8 +201,9 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         final_mask = reply.get("final_mask")
         final_obs = decode_obs(reply, "final_obs", self._obs_shape, self._obs_dtype) if final_mask else None
         ended = terminated | truncated
+        types = info_types(self.client)
         if self._columns:
-            infos = decode_info_columns(reply["infos"], self.num_envs)
+            infos = decode_info_columns(reply["infos"], self.num_envs, types)
             if ended.any() and not final_mask:
                 _add_success(infos, ended)
             if final_mask:
@@ -211,18 +214,18 @@ class PeggleVectorEnv(Replayable, VectorEnv):
                 for i in np.flatnonzero(mask):
                     ended[i] = final_obs[i].copy()
                 infos["final_obs"], infos["_final_obs"] = ended, mask
-                infos["final_info"] = _add_success(decode_info_columns(reply["final_infos"], self.num_envs), mask)
+                infos["final_info"] = _add_success(decode_info_columns(reply["final_infos"], self.num_envs, types), mask)
                 infos["_final_info"] = mask.copy()
             return obs, rewards, terminated, truncated, infos
         infos: dict[str, Any] = {}
         for i, info in enumerate(reply["infos"]):
             if final_mask and final_mask[i]:
                 # As SyncVectorEnv: the ended episode's last observation and info first...
-                final_info = decode_info(reply["final_infos"][i])
+                final_info = decode_info(reply["final_infos"][i], types)
                 final_info["is_success"] = bool(final_info["won"])
                 infos = self._add_info(infos, {"final_obs": final_obs[i].copy(), "final_info": final_info}, i)
             # ...then the info of what the environment now holds.
-            info = decode_info(info)
+            info = decode_info(info, types)
             if ended[i] and not final_mask:
                 info["is_success"] = bool(info["won"])
             infos = self._add_info(infos, info, i)

@@ -11,6 +11,7 @@ import pytest
 import peggle_gym
 import peggle_gym._cli as cli
 import peggle_gym.client as client
+import peggle_gym.engines as engines
 from peggle_gym import PeggleClient, PeggleEnv, PeggleError, find_peggle
 from conftest import ROOT, LEVEL, checked
 
@@ -22,7 +23,7 @@ def test_the_package_and_the_engine_are_one_version(peggle_bin):
     swift = (ROOT / "Sources" / "PeggleGame" / "Version.swift").read_text()
     assert re.search(r'public static let version = "([^"]+)"', swift).group(1) == peggle_gym.VERSION
     assert peggle_gym.__version__ == peggle_gym.VERSION
-    assert 'version = {attr = "peggle_gym.client.VERSION"}' in (ROOT / "python" / "pyproject.toml").read_text()
+    assert 'version = {attr = "peggle_gym.engines.VERSION"}' in (ROOT / "python" / "pyproject.toml").read_text()
     with PeggleClient(peggle_bin) as c:
         assert c.hello["engine"] == f"peggle-gym {peggle_gym.VERSION}"
 
@@ -49,7 +50,7 @@ def test_an_engine_of_another_version_is_refused_naming_both(tmp_path):
 
 def test_a_broken_wheel_engine_says_reinstall(tmp_path, monkeypatch):
     path = fake(tmp_path, '{"hello":"peggle serve","protocol":1,"engine":"peggle-gym 0.0.1"}')
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE", path)
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE", path)
     monkeypatch.delenv("PEGGLE_BIN", raising=False)
     with pytest.raises(PeggleError, match=r"reinstall it \(pip install --force-reinstall"):
         PeggleClient()
@@ -57,7 +58,7 @@ def test_a_broken_wheel_engine_says_reinstall(tmp_path, monkeypatch):
 
 def test_the_wheel_engine_comes_after_peggle_bin_and_before_path(tmp_path, monkeypatch, peggle_bin):
     bundled = tmp_path / "bin" / "peggle"
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE", bundled)
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE", bundled)
     on_path = tmp_path / "path"
     on_path.mkdir()
     (on_path / "peggle").write_text("#!/bin/sh\n")
@@ -117,9 +118,9 @@ def wheel_bin(tmp_path, monkeypatch):
     for name in ("peggle", "peggle-avx2"):
         (folder / name).write_text(f"#!/bin/sh\necho {name}\n")
         (folder / name).chmod(0o755)
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE", folder / "peggle")
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE_TUNED", folder / "peggle-avx2")
-    monkeypatch.setattr(client, "_this_cpuinfo", lambda: HASWELL)
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE", folder / "peggle")
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE_TUNED", folder / "peggle-avx2")
+    monkeypatch.setattr(engines, "_this_cpuinfo", lambda: HASWELL)
     monkeypatch.delenv("PEGGLE_BIN", raising=False)
     monkeypatch.delenv("PEGGLE_GENERIC", raising=False)
     return folder
@@ -158,10 +159,10 @@ def test_find_peggle_chooses_between_the_wheel_s_engines_after_peggle_bin(wheel_
     assert find_peggle() == str(wheel_bin / "peggle-avx2")
     monkeypatch.setenv("PEGGLE_GENERIC", "1")
     assert find_peggle() == str(wheel_bin / "peggle")
-    monkeypatch.setattr(client, "_this_cpuinfo", lambda: SANDY_BRIDGE)
+    monkeypatch.setattr(engines, "_this_cpuinfo", lambda: SANDY_BRIDGE)
     monkeypatch.delenv("PEGGLE_GENERIC")
     assert find_peggle() == str(wheel_bin / "peggle")
-    monkeypatch.setattr(client, "_this_cpuinfo", lambda: HASWELL)
+    monkeypatch.setattr(engines, "_this_cpuinfo", lambda: HASWELL)
     (wheel_bin / "peggle-avx2").chmod(0o644)
     with pytest.raises(FileNotFoundError, match="peggle-avx2 is not executable: reinstall"):
         find_peggle()
@@ -187,8 +188,8 @@ def test_the_peggle_command_execs_the_engine_with_the_same_arguments(wheel_bin, 
 
 
 def test_the_peggle_command_without_an_engine_says_how_to_get_one(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE", tmp_path / "none")
-    monkeypatch.setattr(client, "BUNDLED_PEGGLE_TUNED", tmp_path / "none-avx2")
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE", tmp_path / "none")
+    monkeypatch.setattr(engines, "BUNDLED_PEGGLE_TUNED", tmp_path / "none-avx2")
     monkeypatch.setattr(cli, "source_checkout_peggle", lambda: (_ for _ in ()).throw(FileNotFoundError("no peggle binary: build it")))
     with pytest.raises(SystemExit) as e:
         cli.main()

@@ -208,8 +208,8 @@ def test_a_server_speaking_another_protocol_is_refused(tmp_path, script, message
 
 
 def test_a_silent_server_times_out(tmp_path, monkeypatch):
-    import peggle_gym.client as client
-    monkeypatch.setattr(client, "HELLO_TIMEOUT", 0.3)
+    import peggle_gym.pipe as pipe
+    monkeypatch.setattr(pipe, "HELLO_TIMEOUT", 0.3)
     fake = tmp_path / "peggle"
     fake.write_text("#!/bin/sh\nexec sleep 30\n")
     fake.chmod(0o755)

@@ -322,7 +322,7 @@ def raw_request(client, line: str) -> str:
         client.lib.peggle_reply(client.handle, text, None)
         return text.raw[:n.value].decode()
     import select
-    from peggle_gym.client import _ready
+    from peggle_gym.pipe import _ready
     with client._lock:
         view = memoryview(line.encode() + b"\n")
         while view:  # the pipe takes a long line in parts

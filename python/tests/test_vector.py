@@ -315,6 +315,32 @@ def test_column_infos_equal_rows_through_add_info(make_vec, mode):
     assert seen_masked == (mode == "disabled")
 
 
+def test_infos_are_typed_by_the_engine_s_spec(make_vec):
+    """No info key is restated in Python: the serve backend types each column and row value by
+    the ``info`` list of the engine's ``spec`` (`InfoTypes`), and both backends' arrays have the
+    types it declares. A type the client does not know, or a key the spec does not declare, is
+    refused naming it."""
+    from peggle_gym.replies import InfoTypes, info_types
+    envs = make_vec(**SHORT, trajectory=True, level=None, num_levels=5)  # procedural: every key
+    declared = envs.client.request("spec")["info"]
+    types = info_types(envs.client)
+    assert types.types == {k["name"]: k["type"] for k in declared}
+    assert types.nested["hits"].types == {k["name"]: "int" for k in declared[13]["keys"]}
+    dtypes = {"int": np.int64, "uint64": np.uint64, "number": np.float64, "bool": np.bool_, "string": object,
+              "trajectory": object}
+    seen = set()
+    for infos in [envs.reset(seed=SEED)[1]] + [envs.step(a)[4] for a in action_stream(steps=3)]:
+        for key, values in infos.items():
+            if key in types.types and types.types[key] != "object":
+                assert values.dtype == dtypes[types.types[key]], key
+                seen.add(key)
+    assert seen == {k for k, t in types.types.items() if t != "object"}
+    with pytest.raises(PeggleError, match="info key 'x' has type 'complex', which this peggle_gym does not know"):
+        InfoTypes([{"name": "x", "type": "complex"}])
+    with pytest.raises(PeggleError, match="sent info key 'y', which its spec does not declare"):
+        types.columns({"y": [1]}, 1)
+
+
 def test_info_layout_is_checked(make_vec):
     with pytest.raises(ValueError, match="info_layout 'cols'"):
         make_vec(info_layout="cols")
