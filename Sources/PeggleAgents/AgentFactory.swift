@@ -89,7 +89,9 @@ extension AgentKind {
 public enum AgentFactory {
     /// One kind a program plays.
     public struct Entry: Sendable {
-        /// What a kind takes after its colon.
+        /// What a kind takes after its colon: the path of a file the agent is made from (a
+        /// distributed rating copies it to each node, asking `peggle rate --dry-run --json` which
+        /// files the agents read; a kind taking anything else would say so here).
         public struct Argument: Sendable {
             /// How `syntax` shows it ("FILE").
             public var placeholder: String

@@ -20,10 +20,22 @@ package enum Bundled {
     /// The linear agent `linear:PATH` names: the file, or for the default policy's path with no
     /// such file here, the built-in copy.
     package static func linearAgent(_ path: String) throws(PolicyFileError) -> LinearAgent {
-        if path == linearPolicy, !FileManager.default.fileExists(atPath: path) {
+        if playsBuiltIn(path) {
             return try LinearAgent.load(data: linearPolicyData, path: "\(path) (built into peggle)")
         }
         return try LinearAgent.load(path: path)
+    }
+
+    /// Whether `linear:PATH` plays the built-in copy: the default policy's path, with no such file here.
+    package static func playsBuiltIn(_ path: String) -> Bool {
+        path == linearPolicy && !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The file the agent `spec` is made from (`AgentFactory`: a kind's argument is a file), nil
+    /// for a kind without an argument and for the default linear policy's built-in copy.
+    package static func file(of spec: AgentSpec) -> String? {
+        guard AgentFactory.entry(spec.kind.rawValue)?.argument != nil, let path = spec.argument else { return nil }
+        return spec.kind == .linear && playsBuiltIn(path) ? nil : path
     }
 
     /// The running executable's path.

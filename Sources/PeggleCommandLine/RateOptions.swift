@@ -17,7 +17,7 @@ package struct RateOptions: ParsableArguments {
     package init() {}
 
     @Option(help: "Agents, comma-separated: \(AgentFactory.kinds.map(\.syntax).joined(separator: ", ")).")
-    package var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: "Agents/linear.json")])
+    package var agents = CommaList<AgentSpec>([.random, .greedy, .linear(file: Bundled.linearPolicy)])
 
     @Option(help: "adaptive (greedy games chosen per level until sigma50 is known) or grid (--sigmas for every agent).")
     package var method = RatingMethod.adaptive

@@ -354,4 +354,35 @@ struct RateCommandTests {
         #expect(bad.status == 2 && bad.stderr == "error: --budget: 0 is outside 1...100000\n")
         #expect(!FileManager.default.fileExists(atPath: db.path))
     }
+
+    /// `--dry-run --json`: what peggle_gym.ray reads instead of restating the kinds and the
+    /// default agents: each agent as given (or the default) with the file it is made from, null
+    /// for a kind without one and for the default policy played from the copy built into peggle.
+    @Test("--dry-run --json names each agent's file; --json alone is refused")
+    func dryRunJSON() throws {
+        let dir = try CLI.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("d.sqlite")
+        let level = CLI.root.appendingPathComponent("Levels/first-steps.json").path
+        let inCheckout = try CLI.run(["rate", level, "--db", db.path, "--dry-run", "--json"])
+        #expect(inCheckout.status == 0, "\(inCheckout.stderr)")
+        #expect(inCheckout.stdout == #"{"agents":[{"file":null,"kind":"random","text":"random"},{"file":null,"kind":"greedy","text":"greedy"},"#
+            + #"{"file":"Agents/linear.json","kind":"linear","text":"linear:Agents/linear.json"}],"db":"\#(db.path)","levels":1}"# + "\n")
+        let elsewhere = try CLI.run(["rate", level, "--db", db.path, "--dry-run", "--json"], cwd: dir)
+        #expect(elsewhere.stdout.contains(#"{"file":null,"kind":"linear","text":"linear:Agents/linear.json"}"#), "\(elsewhere.stdout)")
+        let mlp = CLI.root.appendingPathComponent("Agents/mlp.json").path
+        let named = try CLI.run(["rate", level, "--db", db.path, "--dry-run", "--json", "--agents", " greedy, mlp:\(mlp)"], cwd: dir)
+        #expect(named.stdout.contains(#""agents":[{"file":null,"kind":"greedy","text":"greedy"},{"file":"\#(mlp)","kind":"mlp","text":"mlp:\#(mlp)"}]"#),
+                "\(named.stdout)")
+        // Every kind of the factory's table, as its example names it: the JSON follows the table,
+        // so a new kind reaches peggle_gym.ray with no change outside PeggleAgents.
+        let every = AgentFactory.kinds.map { e in e.argument.map { "\(e.kind.rawValue):\($0.example)" } ?? e.kind.rawValue }
+        let all = try CLI.run(["rate", level, "--db", db.path, "--dry-run", "--json", "--agents", every.joined(separator: ",")])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])["agents"] as? [[String: Any]]
+        #expect(listed?.map { $0["text"] as? String } == every)
+        #expect(listed?.map { $0["file"] as? String } == AgentFactory.kinds.map { $0.argument?.example })
+        let alone = try CLI.run(["rate", level, "--db", db.path, "--json"])
+        #expect(alone.status == 2 && alone.stderr.hasPrefix("error: --json: only with --dry-run"), "\(alone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+    }
 }

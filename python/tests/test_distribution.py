@@ -243,14 +243,18 @@ def test_a_bare_environment_plays_the_default_levels(peggle_bin):
         assert env.reset(seed=0)[1]["level_name"].endswith("(hard)")
 
 
-def test_ray_rating_s_default_agents_work_outside_a_checkout(tmp_path, monkeypatch):
-    """peggle_gym.ray adds `peggle rate`'s default agents: from a checkout it ships the driver's
-    Agents/linear.json to the tasks; elsewhere it leaves the path to each task's engine, which
-    plays the copy built into it (docs/distribution.md, "From any folder")."""
-    from peggle_gym.ray._rating import _agent_files
+def test_ray_rating_s_default_agents_work_outside_a_checkout(tmp_path, monkeypatch, peggle_bin):
+    """peggle_gym.ray passes `peggle rate`'s default agents on (as its `--dry-run --json` names
+    them): from a checkout it ships the driver's Agents/linear.json to the tasks; elsewhere it
+    leaves the path to each task's engine, which plays the copy built into it
+    (docs/distribution.md, "From any folder")."""
+    from peggle_gym.ray._rating import _agent_files, _checked_agents
+
+    def shipped():
+        return _agent_files([], _checked_agents(peggle_bin, [LEVEL], tmp_path / "x.sqlite", []))
     monkeypatch.chdir(tmp_path)
-    assert _agent_files([]) == (["--agents", "random,greedy,linear:Agents/linear.json"], {})
+    assert shipped() == (["--agents", "random,greedy,linear:Agents/linear.json"], {})
     monkeypatch.chdir(ROOT)
-    args, files = _agent_files([])
+    args, files = shipped()
     assert args == ["--agents", "random,greedy,linear:agent-0.json"]
     assert files == {"agent-0.json": (ROOT / "Agents" / "linear.json").read_bytes()}

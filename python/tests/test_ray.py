@@ -192,12 +192,31 @@ def test_a_native_env_plays_in_a_ray_worker_as_in_the_driver(local_ray):
 
 def test_every_policy_file_an_agent_names_is_shipped_to_the_tasks(tmp_path):
     """`--agents` naming `linear:FILE` and `mlp:FILE`: each file is read on the driver and the
-    tasks get its bytes under a name of their own (a worker need not see the driver's paths)."""
-    from peggle_gym.ray._rating import _agent_files
-    (tmp_path / "l.json").write_bytes(b"linear bytes")
-    (tmp_path / "m.json").write_bytes(b"mlp bytes")
-    args, files = _agent_files(["--budget", "96", "--agents", f"random,mlp:{tmp_path / 'm.json'},linear:{tmp_path / 'l.json'}"])
-    assert args == ["--budget", "96", "--agents", "random,mlp:agent-0.json,linear:agent-1.json"]
-    assert files == {"agent-0.json": b"mlp bytes", "agent-1.json": b"linear bytes"}
-    args, files = _agent_files([f"--agents=greedy,mlp:{tmp_path / 'm.json'}"])
-    assert (args, files) == (["--agents=greedy,mlp:agent-0.json"], {"agent-0.json": b"mlp bytes"})
+    tasks get its bytes under a name of their own (a worker need not see the driver's paths).
+    Which agents read a file, and the default agents, are `peggle rate --dry-run --json`'s."""
+    from peggle_gym.ray._rating import _agent_files, _checked_agents
+    linear, mlp = tmp_path / "l.json", tmp_path / "m.json"
+    linear.write_bytes((ROOT / "Agents" / "linear.json").read_bytes())
+    mlp.write_bytes((ROOT / "Agents" / "mlp.json").read_bytes())
+    db = tmp_path / "x.sqlite"
+
+    def shipped(args):
+        return _agent_files(args, _checked_agents(find_peggle(), LEVELS[:1], db, args))
+    assert shipped(["--budget", "96", "--agents", f"random,mlp:{mlp},linear:{linear}"]) == (
+        ["--budget", "96", "--agents", "random,mlp:agent-0.json,linear:agent-1.json"],
+        {"agent-0.json": mlp.read_bytes(), "agent-1.json": linear.read_bytes()})
+    assert shipped([f"--agents= greedy ,mlp:{mlp}", "--budget", "12"]) == (
+        ["--budget", "12", "--agents", "greedy,mlp:agent-0.json"], {"agent-0.json": mlp.read_bytes()})
+    assert not db.exists()  # peggle rate's default agents: test_distribution.py
+
+
+def test_the_command_passes_on_every_option_of_peggle_rate_that_takes_a_value(tmp_path, capsys):
+    """The command asks the binary for `peggle rate`'s options rather than listing them (the list
+    it had lacked --placement, --prior and --stop); each reaches `peggle rate`, which checks it."""
+    from peggle_gym.ray.__main__ import rate_options
+    assert [o["name"] for o in rate_options(find_peggle())] == [
+        "--agents", "--method", "--episodes", "--sigmas", "--budget", "--precision", "--batch-size", "--placement",
+        "--prior", "--stop", "--seed", "--batch", "--max-shots", "--candidates", "--refine", "--samples", "--screen"]
+    db = tmp_path / "x.sqlite"
+    assert main(["rate", LEVELS[0], "--db", str(db), "--stop", "never"]) == 2
+    assert "--stop" in capsys.readouterr().err and not db.exists()

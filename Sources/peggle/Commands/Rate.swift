@@ -46,6 +46,9 @@ struct Rate: ParsableCommand {
     @Flag(help: "Check the options, agents and levels, say what would be rated, and write nothing.")
     var dryRun = false
 
+    @Flag(help: "With --dry-run: say it as one JSON object, for programs (the levels, the database, and each agent with the file it is made from, as peggle_gym.ray reads them).")
+    var json = false
+
     /// Test hook: stop (exit code 3) after this many committed batches, as a crash between batches would.
     @Option(help: .hidden)
     var stopAfterBatches: Int?
@@ -56,9 +59,10 @@ struct Rate: ParsableCommand {
     var pauseAfterBatches: Int?
 
     func run() throws {
+        if json && !dryRun { throw UserError("--json: only with --dry-run (a run's own output is its progress and summary)") }
         let config = try ratingConfig()
         let (found, skipped) = try loadLevels()
-        if dryRun { return sayWhatWouldBeRated(found: found, skipped: skipped, agents: config.agents) }
+        if dryRun { return try sayWhatWouldBeRated(found: found, skipped: skipped, agents: config.agents) }
         let rating = try startRun(config: config, levels: found, store: try openStore())
         let summary = try play(rating)
         try report(summary, skipped: skipped)
@@ -74,10 +78,19 @@ struct Rate: ParsableCommand {
         return ratingOptions.config(settings, agents: agentList, firstSeed: seed, maxShots: maxShots)
     }
 
-    /// --dry-run: what a run would rate, and nothing written.
+    /// --dry-run: what a run would rate, and nothing written. With --json, the agents as given
+    /// (or the default), each with the file it is made from (`Bundled.file(of:)`): a distributed
+    /// rating sends those files to its nodes without knowing the kinds or the defaults itself.
     private func sayWhatWouldBeRated(found: [(file: String, level: Level)], skipped: [(file: String, problem: String)],
-                                     agents: [any Agent]) {
+                                     agents: [any Agent]) throws {
         for (file, problem) in skipped { FileHandle.standardError.write(Data("would skip \(file): \(problem)\n".utf8)) }
+        if json {
+            let specs = try ratingOptions.agents.values("--agents")
+            return printLine(try JSON.text([
+                "levels": found.count, "db": db,
+                "agents": specs.map { ["text": $0.text, "kind": $0.kind.rawValue, "file": Bundled.file(of: $0) ?? NSNull()] as [String: Any] },
+            ] as [String: Any]))
+        }
         printLine("would rate \(found.count) level\(found.count == 1 ? "" : "s") with \(agents.count) agent"
             + "\(agents.count == 1 ? "" : "s") (\(agents.map(\.label).joined(separator: ", "))) into \(db); nothing written")
     }

@@ -8,14 +8,30 @@ changing its first words. Exit codes: 0 done, 1 conflicting games reported by a 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 
+from ..engines import find_peggle
 from . import DEFAULT_LEVELS_PER_SHARD, rate
+from ._rating import _DRIVER_OWNED
 
 
-#: `peggle rate`'s options that a distributed rating passes on (the driver owns --db and --threads).
-PASSED = ["--agents", "--method", "--episodes", "--sigmas", "--budget", "--precision", "--batch-size", "--seed",
-          "--batch", "--max-shots", "--candidates", "--refine", "--samples", "--screen"]
+def rate_options(peggle: str) -> list[dict]:
+    """`peggle rate`'s options that a distributed rating passes on, as the binary describes them
+    (swift-argument-parser's ``--experimental-dump-help``): each shown option that takes a value,
+    but those the driver owns (``--db``, ``--threads``); flags (``--dry-run``) are not passed."""
+    r = subprocess.run([peggle, "rate", "--experimental-dump-help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        raise ValueError(f"{peggle} rate --experimental-dump-help failed: {r.stderr.strip()}")
+    options = []
+    for a in json.loads(r.stdout)["command"]["arguments"]:
+        name = "--" + a["preferredName"]["name"] if a.get("preferredName") else None
+        if a["kind"] == "option" and a.get("shouldDisplay", True) and name not in _DRIVER_OWNED:
+            options.append({"name": name, "metavar": a.get("valueName", name[2:]).upper().replace("-", "_"),
+                            "help": a.get("abstract", "")})
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,15 +54,23 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--max-retries", type=int, default=3, help="retries of a task whose worker died (default: 3)")
     r.add_argument("--peggle", default=None, help="the peggle binary on every node (default: $PEGGLE_BIN or PATH there)")
     r.add_argument("--quiet", action="store_true", help="no progress line")
-    passed = r.add_argument_group("peggle rate's options (see `peggle rate --help`; its defaults)")
-    for name in PASSED:
-        passed.add_argument(name, default=None, metavar=name[2:].upper().replace("-", "_"))
+    # The binary is asked for its options (and refused, if missing) before the command line is read.
+    given = argparse.ArgumentParser(add_help=False)
+    given.add_argument("--peggle", default=None)
+    try:
+        passing = rate_options(find_peggle(given.parse_known_args(argv[1:])[0].peggle))
+    except (ValueError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    passed = r.add_argument_group("peggle rate's options (passed on unchanged: its defaults and its checks)")
+    for o in passing:
+        passed.add_argument(o["name"], default=None, metavar=o["metavar"], help=o["help"].replace("%", "%%"))
     args = parser.parse_intermixed_args(argv[1:])
     options = []
-    for name in PASSED:
-        value = getattr(args, name[2:].replace("-", "_"))
+    for o in passing:
+        value = getattr(args, o["name"][2:].replace("-", "_"))
         if value is not None:
-            options += [name, value]
+            options += [o["name"], value]
     try:
         result = rate(args.levels, args.db, options, address=args.address, levels_per_shard=args.levels_per_shard,
                       cpus_per_task=args.cpus_per_task, max_retries=args.max_retries, peggle_path=args.peggle,

@@ -21,7 +21,8 @@ import tempfile
 import time
 from typing import Callable, Sequence
 
-from ..client import find_peggle, level_files
+from ..engines import find_peggle
+from ..level_paths import level_files
 
 #: Levels per shard unless asked: a shard is the unit of retry and of merging, so small enough to
 #: lose little when a node fails, large enough that merging (a process per shard) stays cheap.
@@ -52,39 +53,40 @@ class RateResult:
     db: str
 
 
-#: The agent kinds whose argument is a policy file (`AgentFactory`'s entries with a FILE
-#: argument; issue 50 has `spec` send them instead).
-FILE_KINDS = ("linear", "mlp")
+def _checked_agents(peggle: str, files: Sequence[str | os.PathLike], db: str | os.PathLike,
+                    rate_args: list[str]) -> list[dict]:
+    """Checks everything before any task starts, options, agents and every level, with `peggle rate
+    --dry-run --json` (a refusal is a ValueError with its message), and returns its agents."""
+    check = _run([peggle, "rate", *map(str, files), "--db", str(db), *rate_args, "--dry-run", "--json"])
+    if check.returncode != 0:
+        raise ValueError("\n".join(line.removeprefix("error: ") for line in check.stderr.strip().splitlines()))
+    return json.loads(check.stdout)["agents"]
 
 
-def _agent_files(rate_args: list[str]) -> tuple[list[str], dict[str, bytes]]:
-    """The policy files that `--agents linear:FILE` and `mlp:FILE` name, read here (the driver's
-    paths), and the arguments with each replaced by a name the task writes its copy under. An
-    agent's identity is its weights' hash, never the path, so the stored games do not change."""
-    args, files = list(rate_args), {}
-    for i, a in enumerate(args):
-        value_at = i + 1 if a == "--agents" else i if a.startswith("--agents=") else None
-        if value_at is None or value_at >= len(args):
-            continue
-        prefix = "--agents=" if value_at == i else ""
-        specs = args[value_at][len(prefix):].split(",")
-        for k, spec in enumerate(specs):
-            kind, sep, path = spec.strip().partition(":")
-            if kind in FILE_KINDS and sep:
-                name = f"agent-{len(files)}.json"
-                files[name] = pathlib.Path(path).read_bytes()
-                specs[k] = f"{kind}:{name}"
-        args[value_at] = prefix + ",".join(specs)
-    if not any(a == "--agents" or a.startswith("--agents=") for a in args):
-        # `peggle rate`'s default names the repository's linear policy by a relative path: read here
-        # when the driver runs in a checkout, else each task's `peggle` plays the copy built into it
-        # (the same weights, so the same games).
-        default = "random,greedy,linear:Agents/linear.json"
-        if pathlib.Path("Agents/linear.json").is_file():
-            args, files = _agent_files(args + ["--agents", default])
+def _agent_files(rate_args: list[str], agents: list[dict]) -> tuple[list[str], dict[str, bytes]]:
+    """The task's arguments and the policy files its agents are made from: ``agents`` is what
+    `peggle rate --dry-run --json` said of them (the agents given, or its default, each with
+    the file it reads: `peggle` knows the kinds and the defaults, not this driver). Each file is
+    read here (the driver's paths) and the task names its own copy of it; the other agents, and
+    a default policy `peggle` plays from the copy built into it, go as they are. An agent's
+    identity is its weights' hash, never the path, so the stored games do not change."""
+    args, files, specs = [], {}, []
+    skip = False
+    for a in rate_args:
+        if skip:
+            skip = False
+        elif a == "--agents":
+            skip = True
+        elif not a.startswith("--agents="):
+            args.append(a)
+    for agent in agents:
+        if agent["file"] is None:
+            specs.append(agent["text"])
         else:
-            args = args + ["--agents", default]
-    return args, files
+            name = f"agent-{len(files)}.json"
+            files[name] = pathlib.Path(agent["file"]).read_bytes()
+            specs.append(f"{agent['kind']}:{name}")
+    return args + ["--agents", ",".join(specs)], files
 
 
 def _die_with_parent() -> None:
@@ -207,11 +209,7 @@ def rate(levels: Sequence[str | os.PathLike], db: str | os.PathLike, rate_args: 
     files = level_files(levels)
     if not files:
         raise ValueError("no level to rate")
-    task_args, agents = _agent_files(rate_args)
-    # Everything is checked here, before any task starts: options, agents and every level.
-    check = _run([peggle, "rate", *map(str, files), "--db", str(db), *rate_args, "--dry-run"])
-    if check.returncode != 0:
-        raise ValueError("\n".join(line.removeprefix("error: ") for line in check.stderr.strip().splitlines()))
+    task_args, agents = _agent_files(rate_args, _checked_agents(peggle, files, db, rate_args))
     contents = [(f.name, f.read_bytes()) for f in files]
     shards = [contents[i:i + levels_per_shard] for i in range(0, len(contents), levels_per_shard)]
     shard_files = [files[i:i + levels_per_shard] for i in range(0, len(files), levels_per_shard)]
