@@ -23,6 +23,7 @@ import copy
 import json
 import os
 import pathlib
+import pickle
 import statistics
 import subprocess
 import sys
@@ -168,8 +169,9 @@ def python_us_per_step(level: pathlib.Path, envs: int, threads: int, batches: in
     return (total - inside[0]) / batches * 1e6
 
 
-def deepcopy_ms(backend: str, level: pathlib.Path, steps: int = 1000, copies: int = 20) -> float:
-    """Median milliseconds of `copy.deepcopy` of one environment after ``steps`` steps."""
+def copy_costs(backend: str, level: pathlib.Path, steps: int = 1000, copies: int = 20) -> dict:
+    """Medians of `copy.deepcopy`, `pickle.dumps` and `pickle.loads` of one environment after
+    ``steps`` steps, milliseconds, and the pickle's bytes."""
     env = gym.make(ENV_ID, level=str(level), backend=backend, max_objects=max_objects(level), max_shots=1_000_000)
     try:
         env.reset(seed=0)
@@ -178,13 +180,20 @@ def deepcopy_ms(backend: str, level: pathlib.Path, steps: int = 1000, copies: in
             _, _, terminated, truncated, _ = env.step(a)
             if terminated or truncated:
                 env.reset()
-        times = []
+        times: dict[str, list[float]] = {"deepcopy_ms": [], "dumps_ms": [], "loads_ms": []}
         for _ in range(copies):
             start = time.perf_counter()
             clone = copy.deepcopy(env)
-            times.append((time.perf_counter() - start) * 1000)
+            times["deepcopy_ms"].append((time.perf_counter() - start) * 1000)
             clone.close()
-        return statistics.median(times)
+            start = time.perf_counter()
+            blob = pickle.dumps(env)
+            times["dumps_ms"].append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            clone = pickle.loads(blob)
+            times["loads_ms"].append((time.perf_counter() - start) * 1000)
+            clone.close()
+        return {k: round(statistics.median(v), 3) for k, v in times.items()} | {"pickle_bytes": len(blob)}
     finally:
         env.close()
 
@@ -201,7 +210,8 @@ def main() -> None:
     p.add_argument("--fixed-cost", action="store_true",
                    help="instead: µs a batched step costs above the engine at 1, 16, 64 and 256 envs (bench-grid, "
                         "objects), and the native backend's Python time a step outside the library")
-    p.add_argument("--deepcopy", action="store_true", help="also: copy.deepcopy of one env after 1,000 steps, ms")
+    p.add_argument("--deepcopy", action="store_true",
+                   help="also: copy.deepcopy and pickle of one env after 1,000 steps, ms, and the pickle's bytes")
     p.add_argument("--bench", default=None, help="the peggle-bench binary (default: beside the peggle engine)")
     args = p.parse_args()
     bench = args.bench or str(pathlib.Path(find_peggle()).with_name("peggle-bench"))
@@ -244,7 +254,7 @@ def main() -> None:
                 print(json.dumps(row), flush=True)
     if args.deepcopy:
         level = ROOT / "Levels" / f"{args.levels[0]}.json"
-        print(json.dumps({"deepcopy_ms_after_1000_steps": {b: round(deepcopy_ms(b, level), 3) for b in args.backends},
+        print(json.dumps({"copies_after_1000_steps": {b: copy_costs(b, level) for b in args.backends},
                           "level": args.levels[0]}), flush=True)
     print(f"\n| workload | engine shots/s | " + " | ".join(f"{b} shots/s | {b} share | {b} µs/step over"
                                                          for b in args.backends) + " |", file=sys.stderr)

@@ -5,7 +5,7 @@ import PeggleUtilities
 import Synchronization
 
 /// What a reset or step reports besides the observation (Gymnasium's `info`).
-public struct EnvInfo: Sendable, Equatable {
+public struct EnvInfo: Sendable, Equatable, Codable {
     /// Index into the configured levels; with procedural levels, the level seed minus `startLevel`.
     public var level: Int = 0
     /// The level seed drawn from the range (procedural levels only).
@@ -24,7 +24,7 @@ public struct EnvInfo: Sendable, Equatable {
     public var shot: ShotInfo?
 
     /// What the shot did.
-    public struct ShotInfo: Sendable, Equatable {
+    public struct ShotInfo: Sendable, Equatable, Codable {
         /// Aim the action asked for, radians.
         public var angle: Double
         /// Aim the shot was fired at, radians: `angle` plus the aim noise, clamped to the aim
@@ -70,16 +70,16 @@ public struct PeggleEnv: Sendable {
     /// With the `aim` encoder, its traces of each kept level's board before the first shot.
     let startTraces: KeptStartTraces?
     /// The seed of the level being played (procedural levels only).
-    public private(set) var levelSeed: UInt64?
-    public private(set) var generatorSeed: UInt64?
-    public private(set) var game: GameState?
-    public private(set) var levelIndex = 0
+    public internal(set) var levelSeed: UInt64?
+    public internal(set) var generatorSeed: UInt64?
+    public internal(set) var game: GameState?
+    public internal(set) var levelIndex = 0
     /// Shots taken in this episode.
-    public private(set) var shots = 0
+    public internal(set) var shots = 0
     /// The episode ended (terminated or truncated); `step` needs a `reset` first.
-    public private(set) var isDone = false
+    public internal(set) var isDone = false
     /// The latest shot of this episode (with its trajectory when recording), for rendering.
-    public private(set) var lastShot: ShotResult?
+    public internal(set) var lastShot: ShotResult?
     var rng: SeededGenerator
     var cursor = 0
     /// The episode's aim-noise stream, seeded at reset from `rng` (only when `aimNoise` > 0),

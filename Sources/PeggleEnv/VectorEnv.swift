@@ -27,7 +27,7 @@ public struct VectorConfig: Sendable, Equatable {
 }
 
 /// What one environment of a vector returned on the last call.
-public struct EnvSlot: Sendable, Equatable {
+public struct EnvSlot: Sendable, Equatable, Codable {
     public var reward: Float = 0
     public var terminated = false
     public var truncated = false
@@ -44,17 +44,17 @@ public struct EnvSlot: Sendable, Equatable {
 /// environments in turn), into one observation buffer of N rows. Every environment is independent, so the results are the same,
 /// bit for bit, for any thread count. A value: copying it is a snapshot of all N.
 public struct VectorEnv: Sendable {
-    public private(set) var envs: [PeggleEnv]
+    public internal(set) var envs: [PeggleEnv]
     /// Per environment: reward, flags and info of the last call.
-    public private(set) var slots: [EnvSlot]
+    public internal(set) var slots: [EnvSlot]
     public let autoreset: AutoresetMode
     /// Threads to step with (chunks of environments run at once).
     public var threads: Int
     /// N rows of `observationSize` floats.
-    public private(set) var observations: [Float]
+    public internal(set) var observations: [Float]
     /// Same-step mode: N rows; row i holds where environment i's episode ended when
     /// `slots[i].hasFinal`, and zeros otherwise.
-    public private(set) var finalObservations: [Float]
+    public internal(set) var finalObservations: [Float]
     /// Per-step scratch, kept so a step allocates nothing: each environment's checked angle,
     /// and each chunk's first error.
     private var angles: [Double]

@@ -8,7 +8,7 @@ public enum GameStatus: String, Sendable, Equatable, Hashable, Codable {
 }
 
 /// The state of one peg during a game.
-public struct PegState: Sendable, Equatable, Hashable {
+public struct PegState: Sendable, Equatable, Hashable, Codable {
     /// Current kind (purple moves between pegs; the others never change).
     public var kind: PegKind
     /// Touched this shot; removed when the shot ends.
@@ -26,26 +26,26 @@ public struct GameState: Sendable {
     public let level: Level
     public let rules: Rules
     /// The physics: pegs (obstacle ids `0..<pegs.count`), then blocks, balls, bucket, frame.
-    public private(set) var world: PhysicsWorld
+    public internal(set) var world: PhysicsWorld
     /// One entry per `level.pegs` entry.
-    public private(set) var pegs: [PegState]
-    public private(set) var status: GameStatus = .playing
-    public private(set) var score = 0
+    public internal(set) var pegs: [PegState]
+    public internal(set) var status: GameStatus = .playing
+    public internal(set) var score = 0
     /// Classic: balls left to shoot. Dodge: clean shots still needed. Beat the score: unused (0).
-    public private(set) var ballsLeft: Int
-    public private(set) var shotsTaken = 0
+    public internal(set) var ballsLeft: Int
+    public internal(set) var shotsTaken = 0
     /// Game time used by shots so far, seconds.
-    public private(set) var elapsed = 0.0
+    public internal(set) var elapsed = 0.0
     public let orangeTotal: Int
     /// Orange pegs lit or removed so far (what the multiplier counts).
-    public private(set) var orangeHit = 0
+    public internal(set) var orangeHit = 0
     /// Orange pegs removed so far.
-    public private(set) var orangeCleared = 0
+    public internal(set) var orangeCleared = 0
     /// Dodge: shots taken without touching a peg.
-    public private(set) var cleanShots = 0
+    public internal(set) var cleanShots = 0
     /// Dodge: touches the bucket has forgiven in advance.
-    public private(set) var chances = 0
-    public private(set) var rng: SeededGenerator
+    public internal(set) var chances = 0
+    public internal(set) var rng: SeededGenerator
 
     /// How many pegs are purple each turn (the designer's count).
     let purpleSlots: Int
@@ -56,7 +56,7 @@ public struct GameState: Sendable {
     /// Scratch for obstacle queries.
     var scratch: [Int32] = []
 
-    struct BallInfo: Sendable {
+    struct BallInfo: Sendable, Codable, Equatable {
         var id: Int32
         var spooky: Int
         var anchor: Vec2

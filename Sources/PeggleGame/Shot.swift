@@ -35,10 +35,10 @@ public struct KindCounts: Sendable, Equatable, Hashable, Codable {
 }
 
 /// Where the balls of one shot went, for rendering.
-public struct Trajectory: Sendable, Equatable {
+public struct Trajectory: Sendable, Equatable, Codable {
     /// The path of one ball, sampled every step (world frame, board units). A spooky re-entry
     /// starts a new path.
-    public struct Path: Sendable, Equatable {
+    public struct Path: Sendable, Equatable, Codable {
         public var ball: Int32
         /// The recorded step of `points[0]` (an index into `bucketX`): balls born mid-shot
         /// (multiball, zombies, spooky re-entries) start late, and an animation needs to know when.
@@ -64,7 +64,7 @@ public struct Trajectory: Sendable, Equatable {
 }
 
 /// What one shot did.
-public struct ShotResult: Sendable, Equatable {
+public struct ShotResult: Sendable, Equatable, Codable {
     /// Aim, radians from straight down.
     public var angle: Double
     /// Pegs lit this shot, by their kind when hit.

@@ -1,5 +1,5 @@
 /// A ball in play. Position and velocity are in the world frame (board units, units/s).
-public struct Ball: Sendable, Equatable, Hashable {
+public struct Ball: Sendable, Equatable, Hashable, Codable {
     /// Identity, unique within a world for its whole life (never reused).
     public var id: Int32
     public var position: Vec2
@@ -50,7 +50,7 @@ public struct Contact: Sendable, Equatable {
 /// The bucket: two rims (vertical capsules) that slide left and right along the bottom at a steady
 /// speed, turning at the travel limits. A ball whose centre drops through the mouth between the
 /// rims is caught. It moves with game time, shot after shot.
-public struct KinematicBucket: Sendable, Equatable, Hashable {
+public struct KinematicBucket: Sendable, Equatable, Hashable, Codable {
     /// Distance between the rims' centre lines, board units.
     public var width: Double = 100
     /// Radius of each rim capsule, board units.
@@ -86,7 +86,7 @@ public struct KinematicBucket: Sendable, Equatable, Hashable {
 /// Rotation of every static obstacle about `center` (the confusement flip). Obstacles are stored
 /// in their own (local) frame; the world frame is the local frame turned by `angle`. While
 /// `angle` moves toward `target` the obstacles are kinematic: their surfaces carry velocity.
-public struct RotatingFrame: Sendable, Equatable, Hashable {
+public struct RotatingFrame: Sendable, Equatable, Hashable, Codable {
     /// Centre of rotation, board units.
     public var center: Vec2
     /// Current angle, radians.

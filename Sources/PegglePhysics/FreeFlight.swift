@@ -1,5 +1,5 @@
 /// Whether a step may skip the obstacle store's sweep while a ball provably touches nothing.
-public enum FreeFlight: UInt8, Sendable, Equatable, Hashable {
+public enum FreeFlight: UInt8, Sendable, Equatable, Hashable, Codable {
     /// Every sweep runs (the step before the bound existed). The same trajectories as `.on`.
     case off
     /// A sweep whose ball is farther from every obstacle than it moves is skipped (the default).
@@ -10,7 +10,7 @@ public enum FreeFlight: UInt8, Sendable, Equatable, Hashable {
 }
 
 /// What the checker saw: sweeps the bound skipped, and how many of those would have hit.
-public struct FreeFlightTally: Sendable, Equatable, Hashable {
+public struct FreeFlightTally: Sendable, Equatable, Hashable, Codable {
     /// Store sweeps skipped by the bound (counted only in `.checked` mode).
     public var skipped = 0
     /// Skipped sweeps whose full query found a contact (must stay 0).

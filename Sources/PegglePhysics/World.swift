@@ -13,7 +13,7 @@ public struct PhysicsWorld: Sendable {
     /// Static obstacles in their local frame.
     public var store: ObstacleStore
     /// Id the next ball will get.
-    public private(set) var nextBallId: Int32 = 0
+    public internal(set) var nextBallId: Int32 = 0
     /// The moving bucket, if the scene has one.
     public var bucket: KinematicBucket?
     /// Orientation of the obstacles.

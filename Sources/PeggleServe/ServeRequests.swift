@@ -15,6 +15,13 @@ public enum CommandName: String, Sendable, CaseIterable {
     case close
     /// What this server accepts: every `make` field, command and error code (docs/protocol.md).
     case spec
+    /// The whole state of the environments as bytes, and back (docs/protocol.md, "save_state").
+    case saveState = "save_state"
+    case loadState = "load_state"
+
+    /// Commands added after protocol version 1's first clients, which its unknown-command message
+    /// has never listed (`spec` lists every command).
+    static let added: Set<CommandName> = [.spec, .saveState, .loadState]
 }
 
 /// One request line: its id and command.
@@ -33,6 +40,8 @@ struct Request: Decodable {
         case dropSnapshot(Int)
         case close
         case spec
+        case saveState
+        case loadState([UInt8])
     }
 
     /// A request whose fields were refused: the failure, and the id to echo with it.
@@ -61,7 +70,7 @@ struct Request: Decodable {
             guard let name = CommandName(rawValue: cmd) else {
                 // The list is protocol version 1's, as clients have seen it; `spec` came later.
                 throw EnvError(.unknownCommand, "unknown command \(MessageText.quoted(cmd)) (expected one of: "
-                    + CommandName.allCases.filter { $0 != .spec }.map(\.rawValue).joined(separator: ", ") + ")")
+                    + CommandName.allCases.filter { !CommandName.added.contains($0) }.map(\.rawValue).joined(separator: ", ") + ")")
             }
             switch name {
             case .make: command = .make(try MakeRequest(from: decoder))
@@ -74,6 +83,8 @@ struct Request: Decodable {
             case .dropSnapshot: command = .dropSnapshot(try Self.snapshotNumber(decoder, name))
             case .close: try Self.bare(decoder, name); command = .close
             case .spec: try Self.bare(decoder, name); command = .spec
+            case .saveState: try Self.bare(decoder, name); command = .saveState
+            case .loadState: command = .loadState(try Self.savedState(decoder, name))
             }
         } catch let f as EnvError {
             throw Refused(id: id, failure: f)
@@ -83,6 +94,18 @@ struct Request: Decodable {
     /// A command that takes no fields besides `cmd` and `id`.
     static func bare(_ decoder: Decoder, _ name: CommandName) throws {
         _ = try Fields(decoder, command: name.rawValue, known: [])
+    }
+
+    /// `load_state`'s bytes: `"state"`, the base64 text `save_state` replied.
+    static func savedState(_ decoder: Decoder, _ name: CommandName) throws -> [UInt8] {
+        let f = try Fields(decoder, command: name.rawValue, known: ["state"])
+        guard let text = try f.string("state") else {
+            throw EnvError.badRequest("\(name.rawValue): give \"state\", the base64 text `save_state` replied")
+        }
+        guard let bytes = Data(base64Encoded: text) else {
+            throw EnvError.badRequest("\(name.rawValue): \"state\" is not base64 text (\(text.utf8.count) characters)")
+        }
+        return [UInt8](bytes)
     }
 
     static func snapshotNumber(_ decoder: Decoder, _ name: CommandName) throws -> Int {

@@ -203,6 +203,13 @@ public final class ServeSession {
             case let .dropSnapshot(k): try dropSnapshot(k)
             case .close: closed = true
             case .spec: Self.writeSpec(&w)
+            case .saveState:
+                w.key("state")
+                try saveState().withUnsafeBytes { w.base64(bytes: $0) }
+            case let .loadState(bytes):
+                try loadState(bytes)
+                let v = vec!
+                writeObservations(&w, "obs", v.observations, rows: v.count, size: v.observationSize)
             }
             if !frame.isEmpty { w.field("frame_bytes", frame.reduce(0) { $0 + $1.count * 4 }) }
             w.endObject()

@@ -2,7 +2,7 @@ import PegglePhysics  // Trig: the normal variate uses the physics' own sin and 
 
 /// Seeded generator: xoshiro256** seeded through SplitMix64. A value type, so a copied game
 /// state carries its own stream, and the same seed gives the same numbers on every machine.
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable, Hashable {
+public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable, Hashable, Codable {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
     public init(seed: UInt64) {

@@ -59,7 +59,7 @@ static const char CAPSULE[] = "peggle_gym._hot.Hot";
 static PyObject *k_level, *k_level_name, *k_score, *k_balls_left, *k_orange_left, *k_shots, *k_status, *k_won,
     *k_angle, *k_fired_angle, *k_pegs_hit, *k_hits, *k_points, *k_free_balls, *k_caught, *k_is_success,
     *k_blue, *k_orange, *k_green, *k_purple, *k_zombie, *k_confusement;
-static PyObject *s_ndim, *s_size, *s_dtype, *s_kind, *s_item, *s_replay, *s_empty;
+static PyObject *s_ndim, *s_size, *s_dtype, *s_kind, *s_item, *s_empty;
 static PyObject *statuses[3];
 
 static void hot_free(PyObject *capsule) {
@@ -215,19 +215,18 @@ static PyObject *row_values(const int64_t *v, const double *r) {
     return t;
 }
 
-/* hot(env, action): the 5-tuple PeggleEnv.step returns; None (nothing done) for an action the
- * Python code reads itself; the library's status, an int, when it refused the step (nothing
- * recorded: the Python code raises the refusal). */
+/* hot(action): the 5-tuple PeggleEnv.step returns; None (nothing done) for an action the
+ * Python code reads itself; the library's status, an int, when it refused the step (the
+ * Python code raises the refusal). */
 static PyObject *hot_step(PyObject *capsule, PyObject *const *args, Py_ssize_t nargs) {
     Hot *h = PyCapsule_GetPointer(capsule, CAPSULE);
     if (h == NULL) return NULL;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "takes the environment and the action");
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "takes the action");
         return NULL;
     }
-    PyObject *env = args[0];
     double value = 0;
-    int read = read_action(h, args[1], &value);
+    int read = read_action(h, args[0], &value);
     if (read < 0) return NULL;
     if (read == 0 || !isfinite(value)) Py_RETURN_NONE;
 
@@ -237,20 +236,6 @@ static PyObject *hot_step(PyObject *capsule, PyObject *const *args, Py_ssize_t n
     status = h->step(h->handle);
     Py_END_ALLOW_THREADS
     if (status != 0) return PyLong_FromLong(status);
-
-    /* The step as `state.Replayable` replays it: the action alone, a float. */
-    PyObject *replay = PyObject_GetAttr(env, s_replay);
-    if (replay == NULL) return NULL;
-    if (replay != Py_None) {
-        PyObject *f = PyFloat_FromDouble(value);
-        int failed = f == NULL || PyList_Append(replay, f) < 0;
-        Py_XDECREF(f);
-        if (failed) {
-            Py_DECREF(replay);
-            return NULL;
-        }
-    }
-    Py_DECREF(replay);
 
     const int64_t *v = h->ints;
     const double *r = h->reals;
@@ -295,7 +280,7 @@ static PyObject *hot_step(PyObject *capsule, PyObject *const *args, Py_ssize_t n
 }
 
 static PyMethodDef hot_step_def = {"step", (PyCFunction)(void (*)(void))hot_step, METH_FASTCALL,
-                                   "step(env, action): one native step, or None / the library's status "
+                                   "step(action): one native step, or None / the library's status "
                                    "for the Python code to take over"};
 
 /* bind(step_address, handle, action_address, row_address, keep, copy_obs, names, slow_info, ndarray)
@@ -384,7 +369,7 @@ PyMODINIT_FUNC PyInit__hot(void) {
                    {&k_free_balls, "free_balls"}, {&k_caught, "caught"}, {&k_is_success, "is_success"},
                    {&k_blue, "blue"}, {&k_orange, "orange"}, {&k_green, "green"}, {&k_purple, "purple"},
                    {&k_zombie, "zombie"}, {&k_confusement, "confusement"}, {&s_ndim, "ndim"}, {&s_size, "size"},
-                   {&s_dtype, "dtype"}, {&s_kind, "kind"}, {&s_item, "item"}, {&s_replay, "_replay"},
+                   {&s_dtype, "dtype"}, {&s_kind, "kind"}, {&s_item, "item"},
                    {&s_empty, ""}, {&statuses[0], "playing"}, {&statuses[1], "won"}, {&statuses[2], "lost"}};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         if (*strings[i].slot == NULL && (*strings[i].slot = PyUnicode_InternFromString(strings[i].text)) == NULL)

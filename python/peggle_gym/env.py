@@ -19,12 +19,12 @@ from .native import (I_BALLS_LEFT, I_CAUGHT, I_FREE_BALLS, I_HITS_BLUE, I_HITS_C
                      I_HITS_PURPLE, I_HITS_ZOMBIE, I_LEVEL, I_LEVEL_SEED, I_ORANGE_LEFT, I_PEGS_HIT, I_POINTS, I_PRESENT,
                      I_SCORE, I_SHOTS, I_STATUS, I_TERMINATED, I_TRAJECTORY, I_TRUNCATED, ROW, STATUSES, V_ANGLE,
                      V_FIRED_ANGLE, V_REWARD, NO_LEVEL, NO_SEED, info_from, info_row)
-from .state import Replayable, Snapshot
+from .state import EngineState, Snapshot
 
 RESET_OPTIONS = ("level",)
 
 
-class PeggleEnv(Replayable, gym.Env):
+class PeggleEnv(EngineState, gym.Env):
     """One Peggle environment. One step is one shot, simulated to its end.
 
     Args:
@@ -119,7 +119,6 @@ class PeggleEnv(Replayable, gym.Env):
             status = native._reset(native.handle, NO_SEED, NO_LEVEL, 0)
             if status:
                 raise native._error(native.handle, "reset", status)
-            self._record("reset", {})
             return self._native_obs(), info_row(native, 0, level_names=self.level_names)
         super().reset(seed=seed)
         if seed is not None:
@@ -148,7 +147,7 @@ class PeggleEnv(Replayable, gym.Env):
         if hot is not None:
             # The native step in C (`NativeClient.hot_step`): the common case whole, as the code
             # below does it; None leaves the action to that code, an int is the refusal.
-            result = hot(self, action)
+            result = hot(action)
             if type(result) is tuple:
                 return result
             if result is not None:
@@ -171,9 +170,6 @@ class PeggleEnv(Replayable, gym.Env):
             status = native._step(native.handle)
             if status:
                 self._refused(status)
-            replay = self._replay
-            if replay is not None:
-                replay.append(value)  # the step as `state.Replayable` replays it
             v = ROW.unpack_from(native.row)
             terminated, truncated = v[I_TERMINATED] == 1, v[I_TRUNCATED] == 1
             if v[I_PRESENT] == 1 and v[I_LEVEL_SEED] < 0 and not v[I_TRAJECTORY]:
@@ -197,7 +193,7 @@ class PeggleEnv(Replayable, gym.Env):
                 row = self._native_obs_row()
             return (row.copy() if self._obs_float else row.astype(self._obs_dtype)), v[V_REWARD], terminated, truncated, info
         try:
-            reply = self._send("step", actions=action_values(action, 1, single=True))
+            reply = self.client.request("step", actions=action_values(action, 1, single=True))
         except PeggleError as e:
             self._episode_over(e)
         obs = decode_obs(reply, "obs", self._obs_shape, self._obs_dtype)[0]

@@ -319,7 +319,7 @@ class NativeClient:
             raise self._error(self.handle, "step", status)
 
     def hot_step(self, copy_obs, level_names: list[str]):
-        """This session's single environment's step in C (`HOT.bind`): ``step(env, action)``
+        """This session's single environment's step in C (`HOT.bind`): ``step(action)``
         returns what `PeggleEnv.step` returns, or None for an action it leaves to the Python
         code, or the library's status when the step was refused. None without the extension.
         ``copy_obs()`` makes the observation handed out; the step keeps the buffers it writes

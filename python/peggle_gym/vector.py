@@ -17,7 +17,7 @@ from .replies import decode_info, decode_info_columns, decode_obs, decode_rgb, i
 from .requests import (SeededCycleWarning, action_values, checked_num_envs, checked_render_width, checked_timeout,
                        checked_width, level_option, make_request, server_seed)
 from .native import I_HAS_FINAL, I_TERMINATED, I_TRUNCATED, R_REWARD, info_columns, info_row
-from .state import Replayable, Snapshot
+from .state import EngineState, Snapshot
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -44,7 +44,7 @@ def _add_success(infos: dict, ended: np.ndarray) -> dict:
     return infos
 
 
-class PeggleVectorEnv(Replayable, VectorEnv):
+class PeggleVectorEnv(EngineState, VectorEnv):
     """``num_envs`` Peggle environments in one server, with Gymnasium 1.x autoreset semantics
     exactly as `gymnasium.vector.SyncVectorEnv` has them:
 
@@ -190,7 +190,7 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         native = self._native
         if native is not None:
             return self._native_step(native, actions)
-        return self._reply_step(self._send("step", actions=action_values(actions, self.num_envs, single=False)))
+        return self._reply_step(self.client.request("step", actions=action_values(actions, self.num_envs, single=False)))
 
     def _reply_step(self, reply: dict):
         """A step's results from the engine's reply (the request path)."""
@@ -245,10 +245,9 @@ class PeggleVectorEnv(Replayable, VectorEnv):
         if not plain:
             values = action_values(actions, n, single=False)
             if len(values) != n:  # the engine refuses the count in its own words
-                return self._reply_step(self._send("step", actions=values))
+                return self._reply_step(self.client.request("step", actions=values))
             native.actions[:] = values
         native.step()
-        self._record_actions(native.actions.copy())
         obs = self._native_obs()
         ints = native.info
         rewards = native.info_real[:, R_REWARD].copy()

@@ -118,11 +118,13 @@ def _split(options: dict) -> dict:
     return options
 
 
-def test_a_pickle_of_a_native_env_replays_on_either_backend(peggle_bin):
-    """A pickle carries the make request and the replay, not the engine: it opens on the
-    backend it was made on, and the same steps give the same state."""
+def test_a_pickle_opens_on_its_backend_and_a_state_loads_on_either(peggle_bin):
+    """A pickle carries the make request and the engine's state (`save_state`): it opens on the
+    backend it was made on. The state is the same bytes on both backends, so one saved by the
+    library loads into a server made the same way, and both play on alike."""
     env = PeggleVectorEnv(num_envs=2, level=LEVEL, backend="native", max_shots=8)
     single = PeggleEnv(level=LEVEL, backend="native", max_shots=8)
+    served = PeggleVectorEnv(num_envs=2, level=LEVEL, backend="serve", max_shots=8)
     try:
         env.reset(seed=1)
         single.reset(seed=1)
@@ -137,6 +139,12 @@ def test_a_pickle_of_a_native_env_replays_on_either_backend(peggle_bin):
                 assert canon(clone.step(np.full(shape, 0.4, np.float32))) == canon(original.step(np.full(shape, 0.4, np.float32)))
             finally:
                 clone.close()
+        state = env.client.request("save_state")["state"]
+        served.client.request("load_state", state=state)
+        assert served.client.request("save_state")["state"] == state
+        for a in (0.3, -0.1, 0.7, -0.8):
+            assert canon(served.step(np.full((2, 1), a, np.float32))) == canon(env.step(np.full((2, 1), a, np.float32)))
     finally:
         env.close()
         single.close()
+        served.close()

@@ -21,9 +21,9 @@ def test_the_extension_is_built_and_bound(peggle_bin):
     env = PeggleEnv(level=LEVEL)
     try:
         env.reset(seed=0)
-        obs, reward, terminated, truncated, info = env._hot(env, 0.1)  # a float: stepped in C
+        obs, reward, terminated, truncated, info = env._hot(0.1)  # a float: stepped in C
         assert info["shots"] == 1 and obs.dtype == np.float32 and type(reward) is float
-        assert env._hot(env, [0.1]) is None and env._hot(env, np.float32(0.1)) is None  # left to Python
+        assert env._hot([0.1]) is None and env._hot(np.float32(0.1)) is None  # left to Python
         assert env.step(0.1)[4]["shots"] == 2
         clone = copy.deepcopy(env)
         assert clone._hot is not None and clone._hot is not env._hot  # a copy binds its own session's step
@@ -113,7 +113,7 @@ def test_a_step_after_the_end_and_before_a_reset_are_refused_as_before(peggle_bi
         env.close()
 
 
-def test_pickles_replay_the_c_steps(peggle_bin):
+def test_a_pickle_carries_the_state_the_c_steps_left(peggle_bin):
     env = PeggleEnv(level=FORTRESS)
     try:
         env.reset(seed=5)
@@ -131,7 +131,7 @@ def test_pickles_replay_the_c_steps(peggle_bin):
 
 def test_c_steps_hold_no_memory(peggle_bin):
     """A reference the C step failed to drop (an info, a float, the observation) would stay
-    allocated: 6,000 steps would keep megabytes. Seeded resets empty the replay record."""
+    allocated: 6,000 steps would keep megabytes."""
     env = PeggleEnv(level=FORTRESS)
     rng = np.random.default_rng(0)
     actions = [np.array([a]) for a in rng.uniform(-1, 1, 6_000)]

@@ -443,7 +443,7 @@ def test_sb3_subproc_vec_env_with_fork(peggle_bin):
         made.close()
 
 
-def test_deepcopy_copies_the_engine_state_not_the_replay(peggle_bin, monkeypatch):
+def test_deepcopy_copies_the_engine_state_in_the_library(peggle_bin, monkeypatch):
     env = gym.make(peggle_gym.ENV_ID_V1, level="first-steps", max_shots=1_000_000)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -455,7 +455,7 @@ def test_deepcopy_copies_the_engine_state_not_the_replay(peggle_bin, monkeypatch
     clone = copy.deepcopy(env)
     monkeypatch.undo()
     try:
-        assert sent == []  # nothing replayed: the library copied the state
+        assert sent == []  # no request (no save_state, no step): the library copied the state
         for a in rng.uniform(-1, 1, (20, 1)).astype(np.float32):
             a1, a2 = env.step(a), clone.step(a)
             assert a1[4] == a2[4] and np.array_equal(a1[0], a2[0])

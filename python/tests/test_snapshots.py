@@ -9,7 +9,6 @@ import pytest
 
 import peggle_gym
 from peggle_gym import PeggleError, Snapshot
-from peggle_gym import state as state_module
 from conftest import LEVEL, ROOT
 
 #: Every test here runs on both backends (conftest.py).
@@ -83,7 +82,7 @@ def test_a_token_of_another_env_is_refused(make_env):
 @pytest.mark.parametrize("how", ["deepcopy", "pickle"])
 def test_a_copy_is_independent_and_in_the_same_state(make_env, how):
     env = make_env(levels=[LEVEL, PURPLE], aim_noise=0.02, bucket_start="random", max_shots=4)
-    env.reset()  # seedless: the copy must replay the entropy seed drawn here, and what follows
+    env.reset()  # seedless: the copy must carry the generators as this reset and the steps left them
     run(env, ACTIONS[:5])
     clone = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
     try:
@@ -137,21 +136,25 @@ def test_copies_restore_from_the_history_of_a_restored_snapshot(make_env):
         clone.close()
 
 
-def test_a_closed_or_too_long_env_cannot_be_copied(make_env, monkeypatch, backend):
+def test_a_pickle_carries_the_engine_state_whatever_was_played(make_env, monkeypatch, backend):
+    """After thousands of steps with no seeded reset, a pickle still loads in one request after the
+    make: the engine's state, not the steps (a pickle once replayed them, and refused past a cap)."""
     env = make_env(max_shots=4)
     env.reset(seed=0)
-    monkeypatch.setattr(state_module, "MAX_REPLAY_ACTIONS", 3)
-    run(env, ACTIONS[:4])
-    with pytest.raises(PeggleError, match="it has stepped more than 3 actions since its last seeded reset"):
-        pickle.dumps(env)
-    if backend == "serve":  # a copy replays too
-        with pytest.raises(PeggleError, match="it has stepped more than 3 actions since its last seeded reset"):
-            copy.deepcopy(env)
-    else:  # the library copies the engine's state: there is no replay to be too long
-        copy.deepcopy(env).close()
-    env.reset(seed=1)  # a seeded reset makes it copyable again
-    copy.deepcopy(env).close()
-    pickle.loads(pickle.dumps(env)).close()
+    rng = np.random.default_rng(3)
+    run(env, rng.uniform(-1, 1, 2_000).tolist())
+    blob = pickle.dumps(env)
+    client_class = type(env.client)
+    sent = []
+    request = client_class.request
+    monkeypatch.setattr(client_class, "request", lambda self, cmd, **f: sent.append(cmd) or request(self, cmd, **f))
+    clone = pickle.loads(blob)
+    monkeypatch.undo()
+    try:
+        assert sent == ["make", "load_state"]
+        assert run(clone, ACTIONS) == run(env, ACTIONS)
+    finally:
+        clone.close()
     env.close()
     with pytest.raises(PeggleError, match="cannot copy or pickle a closed PeggleEnv"):
         pickle.dumps(env)
