@@ -1,4 +1,5 @@
 import Foundation
+import PeggleUtilities
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,94 +19,11 @@ enum ReplyDecoder {
     struct Unread: Error {}
 
     static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
-        var scan = Scanner(b: bytes, i: 0)
-        let start = try scan.valueStart()
-        var end = scan
-        try end.skipValue()
-        end.skipSpace()
-        guard end.i == bytes.count else { throw Unread() }
+        var scan = JSONScanner(bytes)
+        scan.skipSpace()
+        let start = scan.position
+        guard scan.skipValue(), scan.atEnd() else { throw Unread() }
         return try T(from: Reader(b: bytes, at: start, codingPath: []))
-    }
-
-    /// Positions in the line, and how values are skipped.
-    struct Scanner {
-        let b: UnsafeBufferPointer<UInt8>
-        var i: Int
-
-        mutating func skipSpace() {
-            while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
-        }
-
-        /// The offset of the next value, after whitespace.
-        mutating func valueStart() throws -> Int {
-            skipSpace()
-            guard i < b.count else { throw Unread() }
-            return i
-        }
-
-        mutating func expect(_ c: UInt8) throws {
-            skipSpace()
-            guard i < b.count, b[i] == c else { throw Unread() }
-            i += 1
-        }
-
-        /// Whether `c` comes next (after whitespace); taken if so.
-        mutating func take(_ c: UInt8) -> Bool {
-            skipSpace()
-            guard i < b.count, b[i] == c else { return false }
-            i += 1
-            return true
-        }
-
-        /// Past a string whose opening quote is at `i`; the range of its contents.
-        mutating func skipString() throws -> Range<Int> {
-            guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Unread() }
-            i += 1
-            let start = i
-            while i < b.count {
-                switch b[i] {
-                case UInt8(ascii: "\""): i += 1; return start..<(i - 1)
-                case UInt8(ascii: "\\"): i += 2
-                default: i += 1
-                }
-            }
-            throw Unread()
-        }
-
-        /// Past the value at `i` (after whitespace): strings and brackets matched, scalars to
-        /// the next delimiter.
-        mutating func skipValue() throws {
-            skipSpace()
-            guard i < b.count else { throw Unread() }
-            switch b[i] {
-            case UInt8(ascii: "\""):
-                _ = try skipString()
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                var depth = 0
-                while i < b.count {
-                    switch b[i] {
-                    case UInt8(ascii: "\""): _ = try skipString(); continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 { i += 1; return }
-                    default: break
-                    }
-                    i += 1
-                }
-                throw Unread()
-            default:
-                let start = i
-                while i < b.count {
-                    switch b[i] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: break
-                    default: i += 1; continue
-                    }
-                    break
-                }
-                guard i > start else { throw Unread() }
-            }
-        }
     }
 
     /// The decoder at one value.
@@ -128,45 +46,33 @@ enum ReplyDecoder {
         }
     }
 
-    /// Scalars as the protocol's replies write them.
+    /// Scalars as the protocol's replies write them, each the value at `at` (PeggleUtilities'
+    /// `JSONScanner`, the one JSON tokenizer, reads the tokens).
     static func isNull(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Bool {
-        b.count - at >= 4 && b[at] == UInt8(ascii: "n") && b[at + 1] == UInt8(ascii: "u") && b[at + 2] == UInt8(ascii: "l")
-            && b[at + 3] == UInt8(ascii: "l")
+        var s = JSONScanner(b, at: at)
+        return s.literal() == .null
     }
 
     static func bool(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) throws -> Bool {
-        if b.count - at >= 4, b[at] == UInt8(ascii: "t"), b[at + 1] == UInt8(ascii: "r"), b[at + 2] == UInt8(ascii: "u"),
-           b[at + 3] == UInt8(ascii: "e") { return true }
-        if b.count - at >= 5, b[at] == UInt8(ascii: "f"), b[at + 1] == UInt8(ascii: "a"), b[at + 2] == UInt8(ascii: "l"),
-           b[at + 3] == UInt8(ascii: "s"), b[at + 4] == UInt8(ascii: "e") { return false }
-        throw Unread()
+        var s = JSONScanner(b, at: at)
+        switch s.literal() {
+        case .true?: return true
+        case .false?: return false
+        default: throw Unread()
+        }
     }
 
     /// A string without escapes.
     static func string(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) throws -> String {
-        var s = Scanner(b: b, i: at)
-        let r = try s.skipString()
-        for k in r where b[k] == UInt8(ascii: "\\") { throw Unread() }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)
+        var s = JSONScanner(b, at: at)
+        guard let t = s.string(), !t.escaped else { throw Unread() }
+        return s.text(t.contents)
     }
 
     /// A plain JSON integer (no fraction or exponent) that fits `T`.
     static func integer<T: FixedWidthInteger>(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) throws -> T {
-        var i = at
-        let negative = i < b.count && b[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        let start = i
-        var v: T = 0
-        while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-            let d = T(b[i] - UInt8(ascii: "0"))
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (n, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
-            guard !o1, !o2 else { throw Unread() }
-            v = n
-            i += 1
-        }
-        guard i > start, b[start] != UInt8(ascii: "0") || i - start == 1 else { throw Unread() }
-        if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") { throw Unread() }
+        var s = JSONScanner(b, at: at)
+        guard let t = s.number(), let v = s.integer(t, as: T.self) else { throw Unread() }
         return v
     }
 
@@ -188,19 +94,17 @@ enum ReplyDecoder {
         init(b: UnsafeBufferPointer<UInt8>, at: Int, codingPath: [any CodingKey]) throws {
             self.b = b
             self.codingPath = codingPath
-            var s = Scanner(b: b, i: at)
-            try s.expect(UInt8(ascii: "{"))
+            var s = JSONScanner(b, at: at)
+            guard s.take(UInt8(ascii: "{")) else { throw Unread() }
             var entries: [(key: Range<Int>, value: Int)] = []
             if !s.take(UInt8(ascii: "}")) {
                 repeat {
+                    guard let k = s.string(), !k.escaped, s.take(UInt8(ascii: ":")) else { throw Unread() }
                     s.skipSpace()
-                    let k = try s.skipString()
-                    for c in k where b[c] == UInt8(ascii: "\\") { throw Unread() }
-                    try s.expect(UInt8(ascii: ":"))
-                    entries.append((k, try s.valueStart()))
-                    try s.skipValue()
+                    entries.append((k.contents, s.position))
+                    guard s.skipValue() else { throw Unread() }
                 } while s.take(UInt8(ascii: ","))
-                try s.expect(UInt8(ascii: "}"))
+                guard s.take(UInt8(ascii: "}")) else { throw Unread() }
             }
             self.entries = entries
         }
@@ -270,15 +174,16 @@ enum ReplyDecoder {
         init(b: UnsafeBufferPointer<UInt8>, at: Int, codingPath: [any CodingKey]) throws {
             self.b = b
             self.codingPath = codingPath
-            var s = Scanner(b: b, i: at)
-            try s.expect(UInt8(ascii: "["))
+            var s = JSONScanner(b, at: at)
+            guard s.take(UInt8(ascii: "[")) else { throw Unread() }
             var elements: [Int] = []
             if !s.take(UInt8(ascii: "]")) {
                 repeat {
-                    elements.append(try s.valueStart())
-                    try s.skipValue()
+                    s.skipSpace()
+                    elements.append(s.position)
+                    guard s.skipValue() else { throw Unread() }
                 } while s.take(UInt8(ascii: ","))
-                try s.expect(UInt8(ascii: "]"))
+                guard s.take(UInt8(ascii: "]")) else { throw Unread() }
             }
             self.elements = elements
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PeggleUtilities
 
 /// Names the field of a number a request type cannot hold. Foundation's `JSONDecoder` on Linux
 /// answers a seed of -1, 2^64, 1.5 or 1e400 (valid JSON, out of the field's range) with "The given
@@ -74,16 +75,43 @@ enum StudioNumbers {
         return abs(v) < Double.leastNormalMagnitude
     }
 
-    /// Deeper bodies are not looked into (the scan recurses; no request of the studio nests past 4).
-    static let maxDepth = 64
-
     /// The number tokens of `bytes` with their paths (`op.x`, `angles[3]`), or nil when it is
-    /// not valid JSON (beyond numbers' ranges, which the decoder judges).
+    /// not valid JSON (beyond numbers' ranges, which the decoder judges), as PeggleUtilities'
+    /// `JSONScanner` reads it (the one JSON tokenizer; it reads no deeper than 64 levels, and no
+    /// request of the studio nests past 4).
     static func scan(_ bytes: [UInt8]) -> [Token]? {
+        bytes.withUnsafeBufferPointer { b in
+            var json = JSONScanner(b)
+            var numbers = Numbers()
+            guard json.skipValue(&numbers), json.atEnd(), !numbers.badKey else { return nil }
+            return numbers.tokens
+        }
+    }
+
+    /// Collects the numbers with their paths as the scanner passes them.
+    struct Numbers: JSONVisitor {
         enum Frame { case object(key: String?), array(index: Int) }
         var stack: [Frame] = []
         var tokens: [Token] = []
-        var i = 0
+        /// A key with a half surrogate pair (`\ud800`): not JSON to the decoder either.
+        var badKey = false
+
+        mutating func open(object: Bool) { stack.append(object ? .object(key: nil) : .array(index: -1)) }
+        mutating func close() { stack.removeLast() }
+
+        mutating func key(_ key: JSONScanner.StringToken, in scanner: JSONScanner) {
+            guard let text = scanner.unescaped(key) else { return badKey = true }
+            stack[stack.count - 1] = .object(key: text)
+        }
+
+        mutating func element() {
+            if case let .array(index) = stack.last { stack[stack.count - 1] = .array(index: index + 1) }
+        }
+
+        mutating func number(_ token: JSONScanner.NumberToken, in scanner: JSONScanner) {
+            tokens.append(Token(range: token.text, text: scanner.text(token.text), path: path()))
+        }
+
         func path() -> String {
             var out = ""
             for f in stack {
@@ -94,86 +122,5 @@ enum StudioNumbers {
             }
             return out
         }
-        func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
-        /// A string from `i` (at its quote); its text, or nil.
-        func string() -> String? {
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
-            let start = i + 1
-            i += 1
-            while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
-                if bytes[i] == UInt8(ascii: "\\") { i += 1 }
-                i += 1
-            }
-            guard i < bytes.count else { return nil }
-            defer { i += 1 }
-            let raw = Data(bytes[(start - 1)...i])
-            return (try? JSONDecoder().decode(String.self, from: raw)) ?? String(decoding: bytes[start..<i], as: UTF8.self)
-        }
-        func value() -> Bool {
-            skipSpace()
-            guard i < bytes.count else { return false }
-            switch bytes[i] {
-            case UInt8(ascii: "{"):
-                i += 1
-                guard stack.count < maxDepth else { return false }
-                stack.append(.object(key: nil))
-                skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; stack.removeLast(); return true }
-                while true {
-                    skipSpace()
-                    guard let key = string() else { return false }
-                    stack[stack.count - 1] = .object(key: key)
-                    skipSpace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
-                    i += 1
-                    guard value() else { return false }
-                    skipSpace()
-                    guard i < bytes.count else { return false }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    guard bytes[i] == UInt8(ascii: "}") else { return false }
-                    i += 1
-                    stack.removeLast()
-                    return true
-                }
-            case UInt8(ascii: "["):
-                i += 1
-                guard stack.count < maxDepth else { return false }
-                stack.append(.array(index: 0))
-                skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; stack.removeLast(); return true }
-                var index = 0
-                while true {
-                    stack[stack.count - 1] = .array(index: index)
-                    guard value() else { return false }
-                    skipSpace()
-                    guard i < bytes.count else { return false }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; index += 1; continue }
-                    guard bytes[i] == UInt8(ascii: "]") else { return false }
-                    i += 1
-                    stack.removeLast()
-                    return true
-                }
-            case UInt8(ascii: "\""):
-                return string() != nil
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let start = i
-                let allowed = Set("+-0123456789.eE".utf8)
-                while i < bytes.count, allowed.contains(bytes[i]) { i += 1 }
-                let text = String(decoding: bytes[start..<i], as: UTF8.self)
-                // JSON's number grammar; the range is the decoder's to judge.
-                guard text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil else { return false }
-                tokens.append(Token(range: start..<i, text: text, path: path()))
-                return true
-            default:
-                for word in ["true", "false", "null"] where bytes[i...].starts(with: word.utf8) {
-                    i += word.utf8.count
-                    return true
-                }
-                return false
-            }
-        }
-        guard value() else { return nil }
-        skipSpace()
-        return i == bytes.count ? tokens : nil
     }
 }
