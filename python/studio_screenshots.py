@@ -107,9 +107,9 @@ def main():
                     const left = studio.game.state.pegs.filter(p => p.kind === 'orange' && !p.removed).map(p => p.id);
                     const p = studio.level.pegs.find(q => q.id === left[0]);
                     return [p.x, p.y];""")
-                taken = d.execute_script("return studio.game.state.shotsTaken")
+                taken = d.execute_script("return studio.game.state.shots_taken")
                 at(x, y).click().perform()
-                wait.until(lambda d: d.execute_script("return studio.game.state.shotsTaken > %d && !studio.game.animating" % taken))
+                wait.until(lambda d: d.execute_script("return studio.game.state.shots_taken > %d && !studio.game.animating" % taken))
             wait.until(lambda d: d.find_element(By.ID, "record").text.startswith(("Recorded", "Not recorded")))
             save("playtest")
 

@@ -23,28 +23,35 @@ public struct StudioAPI: Sendable {
 
     // MARK: Decoding
 
-    /// Decodes a request body, naming the field that is wrong.
+    /// Decodes a request body (its keys snake_case: `StudioJSON`), naming the field that is wrong.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StudioError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw .badRequest("bad request: \(path(context.codingPath + [key])) is missing")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .badRequest("bad request: \(path(context.codingPath)): \(context.debugDescription)")
-        } catch let DecodingError.dataCorrupted(context) {
-            if context.codingPath.isEmpty {
-                // Also what the decoder says of a number out of its field's range: find it.
-                if let refusal = StudioNumbers.refusal(T.self, data) { throw .badRequest("bad request: \(refusal)") }
-                throw .badRequest("bad request: the body is not valid JSON")
-            }
-            throw .badRequest("bad request: \(path(context.codingPath)): \(context.debugDescription)")
-        } catch {
-            throw .badRequest("bad request: \(error)")
+        let refusal = StudioJSON.Refusal()
+        let decoded = Result { try StudioJSON.decoder(refusal).decode(T.self, from: data) }
+        // A key in another casing first, decoded or not: a field missing or mistaken may be that key.
+        if let message = refusal.message.withLock({ $0 }) { throw .badRequest("bad request: \(message)") }
+        switch decoded {
+        case let .success(value): return value
+        case let .failure(error): throw refused(T.self, data, error)
         }
     }
 
-    static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    /// Why the decoder refused `data` as a `T`, naming the field.
+    static func refused<T: Decodable>(_ type: T.Type, _ data: Data, _ error: any Error) -> StudioError {
+        switch error {
+        case let DecodingError.keyNotFound(key, context):
+            return .badRequest("bad request: \(StudioJSON.path(context.codingPath + [key])) is missing")
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            return .badRequest("bad request: \(StudioJSON.path(context.codingPath)): \(context.debugDescription)")
+        case let DecodingError.dataCorrupted(context):
+            if context.codingPath.isEmpty {
+                // Also what the decoder says of a number out of its field's range: find it.
+                if let refusal = StudioNumbers.refusal(T.self, data) { return .badRequest("bad request: \(refusal)") }
+                return .badRequest("bad request: the body is not valid JSON")
+            }
+            return .badRequest("bad request: \(StudioJSON.path(context.codingPath)): \(context.debugDescription)")
+        default:
+            return .badRequest("bad request: \(error)")
+        }
     }
 
     /// The level text of a request; a format error names the field, as `peggle level validate` does.
@@ -62,7 +69,7 @@ public struct StudioAPI: Sendable {
         public var maxAim: Double
         public var ballRadius: Double
         public var timeStep: Double
-        public var bucket: [String: Double]
+        public var bucket: Bucket
         public var pegRadius: [String: Double]
         public var brickSide: [String: Double]
         public var blockSide: [String: Double]
@@ -78,6 +85,14 @@ public struct StudioAPI: Sendable {
         public var recording: Bool
         /// With `--share`, the asking page's role ("designer" or "playtester"); absent otherwise.
         public var role: StudioRole? = nil
+    }
+
+    /// The bucket's outline: its width, rim radius, top and depth (`Rules.bucket`).
+    public struct Bucket: Sendable, Encodable {
+        public var width: Double
+        public var rimRadius: Double
+        public var top: Double
+        public var depth: Double
     }
 
     /// A mode kind for the page: its name, its label, its fields.
@@ -120,7 +135,7 @@ public struct StudioAPI: Sendable {
             board: ["width": p.boardWidth, "height": p.boardHeight],
             cannon: ["x": rules.cannon.x, "y": rules.cannon.y],
             maxAim: rules.maxAim, ballRadius: p.ballRadius, timeStep: p.timeStep,
-            bucket: ["width": b.width, "rimRadius": b.rimRadius, "top": b.top, "depth": b.depth],
+            bucket: Bucket(width: b.width, rimRadius: b.rimRadius, top: b.top, depth: b.depth),
             pegRadius: ["default": rules.pegRadius, "min": rules.minPegRadius, "max": rules.maxPegRadius],
             brickSide: ["min": rules.minBrickSide, "max": rules.maxBrickSide],
             blockSide: ["min": rules.minBlockSide, "max": rules.maxBlockSide],

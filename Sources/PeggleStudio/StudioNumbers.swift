@@ -36,7 +36,7 @@ enum StudioNumbers {
         }
         /// Whether the decoder still fails without a path once the first `count` numbers are 0.
         func blind(_ count: Int, last: String = "0") -> Bool {
-            do { _ = try JSONDecoder().decode(T.self, from: replaced(count, last: last)); return false } catch let DecodingError.dataCorrupted(c) {
+            do { _ = try StudioJSON.decoder().decode(T.self, from: replaced(count, last: last)); return false } catch let DecodingError.dataCorrupted(c) {
                 return c.codingPath.isEmpty
             } catch {
                 return false

@@ -130,7 +130,7 @@ public enum StudioServer {
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+        let data = (try? StudioJSON.encoder().encode(value)) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
@@ -178,7 +178,7 @@ public enum StudioServer {
         }
         if busy { throw .conflict("a rating is already running; wait for it to finish") }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        let encoder = JSONEncoder()
+        let encoder = StudioJSON.encoder()
         @Sendable func send(_ e: StudioRating.Event) {
             var data = (try? encoder.encode(e)) ?? Data()
             data.append(0x0A)

@@ -42,8 +42,30 @@ func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (any Test
     return try await app.test(.router, test)
 }
 
-func json(_ body: ByteBuffer) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
+/// A reply's JSON object. Every key in it, at any depth, must be snake_case, the studio's one
+/// casing (`StudioJSON`): so each reply a test reads is checked.
+func json(_ body: ByteBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    try jsonLine(Data(buffer: body), sourceLocation: sourceLocation)
+}
+
+/// `json` of one line of a reply (the rating's stream).
+func jsonLine(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], sourceLocation: sourceLocation)
+    let odd = keysNotInSnakeCase(object)
+    #expect(odd.isEmpty, "keys not in snake_case: \(odd)", sourceLocation: sourceLocation)
+    return object
+}
+
+/// The keys of `value`, at any depth, that are not snake_case (lower-case words of letters and
+/// digits joined by single underscores), by path.
+func keysNotInSnakeCase(_ value: Any, at path: String = "") -> [String] {
+    if let object = value as? [String: Any] {
+        return object.keys.sorted().flatMap { key in
+            (key.wholeMatch(of: /[a-z][a-z0-9]*(_[a-z0-9]+)*/) == nil ? [path + key] : []) + keysNotInSnakeCase(object[key]!, at: path + key + ".")
+        }
+    }
+    if let array = value as? [Any] { return array.enumerated().flatMap { keysNotInSnakeCase($1, at: path + "[\($0)].") } }
+    return []
 }
 
 func post(_ client: any TestClientProtocol, _ uri: String, _ body: [String: Any]) async throws -> TestResponse {
@@ -94,10 +116,10 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         try await withStudio(try StudioFolder()) { client in
             let c = try json(try await client.execute(uri: "/api/config", method: .get).body)
             #expect((c["board"] as? [String: Double]) == ["width": 800, "height": 600])
-            #expect((c["pegKinds"] as? [String]) == ["blue", "orange", "green", "purple", "zombie", "confusement"])
-            #expect((c["blockShapes"] as? [String]) == ["rectangle", "triangle"])
-            #expect(c["maxAim"] as? Double == 1.5)
-            #expect(c["ratingBudget"] as? Int == 160)
+            #expect((c["peg_kinds"] as? [String]) == ["blue", "orange", "green", "purple", "zombie", "confusement"])
+            #expect((c["block_shapes"] as? [String]) == ["rectangle", "triangle"])
+            #expect(c["max_aim"] as? Double == 1.5)
+            #expect(c["rating_budget"] as? Int == 160)
         }
     }
 }
@@ -112,7 +134,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(page["complete"] as? Bool == true)
             let list = try #require(page["items"] as? [[String: Any]])
             #expect(list.map { $0["file"] as? String } == ["broken.json", "first-steps.json", "mine.json"])
-            #expect(list.map { $0["readOnly"] as? Bool } == [true, true, false])
+            #expect(list.map { $0["read_only"] as? Bool } == [true, true, false])
             #expect(list[1]["name"] as? String == "First Steps")
             #expect(list[2]["orange"] as? Int == 1)
             #expect((list[0]["error"] as? String)?.hasPrefix("broken.json: not valid JSON") == true)
@@ -136,7 +158,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             let r = try json(try await client.execute(uri: "/api/levels/first-steps.json", method: .get).body)
             let expected = LevelCodec.encode(try LevelCodec.decode(try Repository.data("Levels/first-steps.json")))
             #expect(r["level"] as? String == expected)
-            #expect(r["readOnly"] as? Bool == true)
+            #expect(r["read_only"] as? Bool == true)
             #expect((r["issues"] as? [String]) == [])
             let missing = try await client.execute(uri: "/api/levels/nope.json", method: .get)
             #expect(missing.status == .notFound)
@@ -251,11 +273,12 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             #expect(try LevelCodec.decode(Data((spun["level"] as! String).utf8)).blocks[0].rotation == 0.5)
 
             let settings = try json(try await edit(client, text, ["type": "settings", "name": "Final", "mode": "dodge",
-                                                                    "fields": ["shots": 7], "power": "kaboom"]).body)
+                                                                    "fields": ["shots": 7], "power": "kaboom", "purple_roams": false]).body)
             let l = try LevelCodec.decode(Data((settings["level"] as! String).utf8))
             #expect(l.name == "Final")
             #expect(l.mode == .dodge(shots: 7))
             #expect(l.power == .kaboom)
+            #expect(!l.purpleRoams)
         }
     }
 
@@ -356,11 +379,11 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         try await withStudio(folder) { client in
             let start = try json(try await post(client, "/api/play", ["level": text, "seed": 7, "angles": [Double]()]).body)
             #expect(start["shot"] == nil)
-            #expect((start["state"] as? [String: Any])?["shotsTaken"] as? Int == 0)
+            #expect((start["state"] as? [String: Any])?["shots_taken"] as? Int == 0)
             let r = try json(try await post(client, "/api/play", ["level": text, "seed": 7, "angles": [0.3, -0.2]]).body)
             let state = try #require(r["state"] as? [String: Any])
             #expect(state["score"] as? Int == score)
-            #expect(state["ballsLeft"] as? Int == ballsLeft)
+            #expect(state["balls_left"] as? Int == ballsLeft)
             #expect(state["status"] as? String == "playing")
             let s = try #require(r["shot"] as? [String: Any])
             #expect(s["points"] as? Int == shot.points)
@@ -400,26 +423,24 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
             let r = try await post(client, "/api/rate", ["level": text, "budget": 16])
             #expect(r.status == .ok)
             #expect(r.headers[.contentType] == "application/x-ndjson")
-            let lines = String(buffer: r.body).split(separator: "\n").map {
-                try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-            }
+            let lines = try String(buffer: r.body).split(separator: "\n").map { try jsonLine(Data($0.utf8)) }
             #expect(lines.dropLast().allSatisfy { $0["type"] as? String == "progress" })
             #expect(lines.count >= 2)
             let result = try #require(lines.last?["result"] as? [String: Any])
             // The same rating as the library's, whatever the thread count.
             #expect(result["tier"] as? String == direct.tier)
-            #expect(result["sigma50Text"] as? String == direct.sigma50Text)
+            #expect(result["sigma50_text"] as? String == direct.sigma50Text)
             #expect(result["games"] as? Int == direct.games)
             #expect((result["chart"] as? String)?.hasPrefix("<svg") == true)
             // One peg straight down: the greedy agent aims at it and the ball hits it.
-            let first = try #require(result["firstShot"] as? [String: Any])
+            let first = try #require(result["first_shot"] as? [String: Any])
             #expect((first["lit"] as? [[String: Int]])?.map { $0["id"]! } == [1])
             // The report's heatmap: the one orange peg, over the same games as the library's.
             let heat = try #require(result["pegs"] as? [String: Any])
-            #expect(heat["games"] as? Int == direct.pegs.games && heat["gamesLost"] as? Int == 0)
+            #expect(heat["games"] as? Int == direct.pegs.games && heat["games_lost"] as? Int == 0)
             let pegs = try #require(heat["pegs"] as? [[String: Any]])
-            #expect(pegs.map { $0["id"] as? Int } == [1] && pegs.map { $0["hitRate"] as? Double } == [1])
-            #expect(pegs.allSatisfy { $0["lostWithRate"] == nil && $0["colour"] == nil })
+            #expect(pegs.map { $0["id"] as? Int } == [1] && pegs.map { $0["hit_rate"] as? Double } == [1])
+            #expect(pegs.allSatisfy { $0["lost_with_rate"] == nil && $0["colour"] == nil })
             #expect((heat["scale"] as? [String])?.count == 11)
         }
         // Every greedy game on this level is won, at any aim noise the rater tries: sigma50 is

@@ -15,6 +15,13 @@ import Testing
         var note: String?
     }
 
+    /// The reply's snake_case keys read into `Reply`'s names.
+    static var decoder: JSONDecoder {
+        let d = JSONDecoder()
+        d.keyDecodingStrategy = .convertFromSnakeCase
+        return d
+    }
+
     /// The reply is `peggle estimate`'s numbers for the same level: the same built-in model on the
     /// same features (Sources/peggle/Commands/Estimate.swift calls the same `Sigma50Estimate`).
     @Test func theEstimateIsTheCommandsEstimateOfTheSameLevel() async throws {
@@ -26,13 +33,13 @@ import Testing
             let r = try await post(client, "/api/estimate", ["level": text])
             #expect(r.status == .ok)
             // JSONDecoder reads doubles exactly (Linux's JSONSerialization can be off by an ulp).
-            let e = try JSONDecoder().decode(Reply.self, from: Data(buffer: r.body))
+            let e = try Self.decoder.decode(Reply.self, from: Data(buffer: r.body))
             #expect(e == Reply(sigma50: expected.sigma50, low: expected.low, high: expected.high, tier: expected.tier.rawValue,
                                outOfDistribution: expected.outOfDistribution, distance: expected.distance,
                                note: "outside what the estimate was fitted on: rate it"))
             // Past the reach: the page says so.
             #expect(expected.outOfDistribution)
-            #expect(Set(try json(r.body).keys) == ["sigma50", "low", "high", "tier", "outOfDistribution", "distance", "note"])
+            #expect(Set(try json(r.body).keys) == ["sigma50", "low", "high", "tier", "out_of_distribution", "distance", "note"])
         }
     }
 
@@ -46,7 +53,7 @@ import Testing
             let reply = try await post(client, "/api/estimate", ["level": LevelCodec.encode(two)])
             let after = try json(reply.body)
             let expected = Sigma50Estimate(try PreparedLevel(two), model: EstimateModel.builtIn)
-            #expect(try JSONDecoder().decode(Reply.self, from: Data(buffer: reply.body)).sigma50 == expected.sigma50)
+            #expect(try Self.decoder.decode(Reply.self, from: Data(buffer: reply.body)).sigma50 == expected.sigma50)
             #expect(after["sigma50"] as? Double != one["sigma50"] as? Double)
         }
     }

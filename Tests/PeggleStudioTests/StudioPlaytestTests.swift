@@ -28,7 +28,7 @@ func withRecordingStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleSto
             let r = try json(try await post(client, "/api/play", ["level": text, "seed": 7, "angles": [0.3]]).body)
             let state = try #require(r["state"] as? [String: Any])
             #expect(state["score"] as? Int == score)
-            #expect(state["bucketX"] as? Double == bucketX)
+            #expect(state["bucket_x"] as? Double == bucketX)
         }
     }
 

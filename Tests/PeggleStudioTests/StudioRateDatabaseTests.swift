@@ -14,9 +14,7 @@ import Testing
 extension StudioRateTests {
     static func rate(_ client: any TestClientProtocol, _ level: String) async throws -> (status: HTTPResponse.Status, result: [String: Any]?, error: String?) {
         let r = try await post(client, "/api/rate", ["level": level, "budget": 16])
-        let lines = String(buffer: r.body).split(separator: "\n").map {
-            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-        }
+        let lines = try String(buffer: r.body).split(separator: "\n").map { try jsonLine(Data($0.utf8)) }
         if r.status != .ok { return (r.status, nil, try errorText(r)) }
         return (r.status, lines.last?["result"] as? [String: Any], lines.last?["message"] as? String)
     }
@@ -33,13 +31,13 @@ extension StudioRateTests {
             let first = try await Self.rate(client, mine)
             let result = try #require(first.result, "\(first.error ?? "")")
             #expect(result["games"] as? Int == direct.games)
-            #expect(result["sigma50Text"] as? String == direct.sigma50Text)
+            #expect(result["sigma50_text"] as? String == direct.sigma50Text)
             let stored = try store.counts().episodes
             #expect(stored == direct.games + 1)
             #expect(try store.runs().map(\.command) == [StudioAPI.playCommand, "studio rate"])
             // Rated again with the same seed: every game is found stored, none is played.
             let again = try #require(try await Self.rate(client, mine).result)
-            #expect(again["games"] as? Int == direct.games && again["sigma50Text"] as? String == direct.sigma50Text)
+            #expect(again["games"] as? Int == direct.games && again["sigma50_text"] as? String == direct.sigma50Text)
             #expect(try store.counts().episodes == stored)
         }
     }

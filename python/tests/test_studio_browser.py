@@ -333,7 +333,7 @@ def test_a_person_plays_a_game_to_its_end_and_finds_it_in_the_database_and_the_r
         shot(d, "playtest")
         # The next game gets a new seed, so it is stored too.
         d.find_element(By.ID, "reset").click()
-        wait.until(lambda d: js(d, "studio.game !== null && studio.game.state.shotsTaken === 0"))
+        wait.until(lambda d: js(d, "studio.game !== null && studio.game.state.shots_taken === 0"))
         assert js(d, "studio.game.seed") != seed
     finally:
         stop(proc)

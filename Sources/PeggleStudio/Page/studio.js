@@ -89,7 +89,7 @@ async function refreshList() {
     const name = document.createElement("span");
     name.textContent = item.name;
     li.appendChild(name);
-    for (const [shown, cls] of [[item.tier, "tier"], [item.readOnly && "read-only", "ro"]]) {
+    for (const [shown, cls] of [[item.tier, "tier"], [item.read_only && "read-only", "ro"]]) {
       if (!shown) continue;
       const tag = document.createElement("span");
       tag.className = cls;
@@ -127,8 +127,8 @@ async function openLevel(file) {
   if (!confirmDiscard()) return;
   try {
     const r = await api("GET", "/api/levels/" + encodeURIComponent(file));
-    load(r.level, r.file, r.readOnly, r.issues);
-    say(r.readOnly ? `${file} is read-only: Save keeps your changes in a copy.` : `opened ${file}`);
+    load(r.level, r.file, r.read_only, r.issues);
+    say(r.read_only ? `${file} is read-only: Save keeps your changes in a copy.` : `opened ${file}`);
   } catch (e) { say(e.message, "error"); }
 }
 
@@ -312,7 +312,7 @@ function boardPoint(ev) {
 function aimAngle(p) {
   const c = studio.config.cannon;
   const a = Math.atan2(p.x - c.x, Math.max(p.y - c.y, 1e-9));
-  return Math.max(-studio.config.maxAim, Math.min(studio.config.maxAim, a));
+  return Math.max(-studio.config.max_aim, Math.min(studio.config.max_aim, a));
 }
 
 // MARK: drawing
@@ -334,7 +334,7 @@ function draw() {
   ctx.fillRect(0, 0, b.width, b.height);
   // The bucket's lane and the cannon's clearance: where nothing may be placed.
   ctx.fillStyle = "#16223a";
-  ctx.fillRect(0, studio.config.laneTop, b.width, b.height - studio.config.laneTop);
+  ctx.fillRect(0, studio.config.lane_top, b.width, b.height - studio.config.lane_top);
   const g = studio.game;
   const view = g ? gameView(g) : null;
   ctx.save();
@@ -354,7 +354,7 @@ function draw() {
   drawCannon(view);
   drawBucket(view ? view.bucketX : b.width / 2);
   if (view) drawShot(view);
-  if (studio.mode === "rate" && studio.rating) drawOverlay(studio.rating.firstShot);
+  if (studio.mode === "rate" && studio.rating) drawOverlay(studio.rating.first_shot);
   if (studio.mode === "design" && studio.drag && studio.drag.moved) drawGhost();
 }
 
@@ -431,7 +431,7 @@ function drawCannon(view) {
 function drawBucket(x) {
   const bk = studio.config.bucket;
   ctx.strokeStyle = "#d9dee7";
-  ctx.lineWidth = bk.rimRadius * 2;
+  ctx.lineWidth = bk.rim_radius * 2;
   ctx.lineCap = "round";
   for (const side of [-1, 1]) {
     ctx.beginPath();
@@ -458,13 +458,13 @@ function drawGhost() {
 function gameView(g) {
   const before = g.animating ? g.before : g.state;
   const pegs = new Map(before.pegs.map((p) => [p.id, { ...p }]));
-  const v = { pegs, bucketX: before.bucketX, angle: before.boardAngle, aim: g.shot ? g.shot.angle : null, frame: 0 };
+  const v = { pegs, bucketX: before.bucket_x, angle: before.board_angle, aim: g.shot ? g.shot.angle : null, frame: 0 };
   if (g.shot && g.animating) {
     const s = g.shot, f = Math.min(g.frame, s.frames - 1);
     v.frame = f;
     for (const l of s.lit) if (l.frame <= f) pegs.get(l.id).lit = true;
-    v.bucketX = s.bucketX[f];
-    if (s.boardAngles.length) v.angle = s.boardAngles[f];
+    v.bucketX = s.bucket_x[f];
+    if (s.board_angles.length) v.angle = s.board_angles[f];
   }
   return v;
 }
@@ -485,7 +485,7 @@ function drawShot(view) {
     if (g.animating && n <= p.xy.length / 2 && last - p.start < p.xy.length / 2) {
       ctx.fillStyle = "#ffffff";
       ctx.beginPath();
-      ctx.arc(p.xy[2 * (n - 1)], p.xy[2 * (n - 1) + 1], studio.config.ballRadius, 0, 2 * Math.PI);
+      ctx.arc(p.xy[2 * (n - 1)], p.xy[2 * (n - 1) + 1], studio.config.ball_radius, 0, 2 * Math.PI);
       ctx.fill();
     }
   }
@@ -518,9 +518,9 @@ function drawHeat(heat) {
 function heatLegend(heat) {
   const p = document.createElement("p");
   p.id = "heat-legend";
-  if (!heat.gamesLost) {
-    p.textContent = heat.sigmaLow === undefined ? "No heatmap: sigma50 is unknown."
-      : `No heatmap: no greedy game at sigma ${heat.sigmaLow.toPrecision(3)}–${heat.sigmaHigh.toPrecision(3)} rad was lost.`;
+  if (!heat.games_lost) {
+    p.textContent = heat.sigma_low === undefined ? "No heatmap: sigma50 is unknown."
+      : `No heatmap: no greedy game at sigma ${heat.sigma_low.toPrecision(3)}–${heat.sigma_high.toPrecision(3)} rad was lost.`;
     return p;
   }
   const bar = document.createElement("span");
@@ -529,8 +529,8 @@ function heatLegend(heat) {
   p.appendChild(bar);
   p.appendChild(document.createTextNode(
     ` 0% to 100%: ring colour, how often the orange peg was still on the board when a game was lost `
-    + `(${heat.gamesLost} lost of ${heat.games} greedy games at sigma ${heat.sigmaLow.toPrecision(3)}–`
-    + `${heat.sigmaHigh.toPrecision(3)} rad, within a factor 2 of sigma50).`));
+    + `(${heat.games_lost} lost of ${heat.games} greedy games at sigma ${heat.sigma_low.toPrecision(3)}–`
+    + `${heat.sigma_high.toPrecision(3)} rad, within a factor 2 of sigma50).`));
   return p;
 }
 
@@ -631,8 +631,8 @@ function animate() {
       g.animating = false;
       showHud(g.state);
       const s = g.shot;
-      $("#shot-info").textContent = `shot ${g.angles.length}: ${s.angle.toFixed(3)} rad, ${s.pegsHit} pegs, +${s.points} points`
-        + (s.freeBalls ? `, ${s.freeBalls} free ball${s.freeBalls > 1 ? "s" : ""}` : "") + (s.caught ? ", caught!" : "");
+      $("#shot-info").textContent = `shot ${g.angles.length}: ${s.angle.toFixed(3)} rad, ${s.pegs_hit} pegs, +${s.points} points`
+        + (s.free_balls ? `, ${s.free_balls} free ball${s.free_balls > 1 ? "s" : ""}` : "") + (s.caught ? ", caught!" : "");
       draw();
       return;
     }
@@ -644,11 +644,11 @@ function animate() {
 
 function showHud(st) {
   $("#score").textContent = st ? st.score.toLocaleString("en") : "0";
-  $("#balls").textContent = st && st.ballsLeft !== undefined && st.ballsLeft !== null ? st.ballsLeft
-    : st && st.timeLeft !== undefined && st.timeLeft !== null ? `${st.timeLeft.toFixed(1)} s left`
-    : st && st.cleanShots !== undefined && st.cleanShots !== null ? `${st.cleanShots} clean` : "-";
+  $("#balls").textContent = st && st.balls_left !== undefined && st.balls_left !== null ? st.balls_left
+    : st && st.time_left !== undefined && st.time_left !== null ? `${st.time_left.toFixed(1)} s left`
+    : st && st.clean_shots !== undefined && st.clean_shots !== null ? `${st.clean_shots} clean` : "-";
   $("#multiplier").textContent = st ? "x" + st.multiplier : "x1";
-  $("#orange").textContent = st ? `${st.orangeRemaining} of ${st.orangeTotal}` : "-";
+  $("#orange").textContent = st ? `${st.orange_remaining} of ${st.orange_total}` : "-";
   $("#status").textContent = st ? st.status : "-";
   $("#status").className = st ? st.status : "";
 }
@@ -665,7 +665,7 @@ async function rate() {
   draw();
   const rated = studio.text;
   try {
-    const budget = parseInt($("#budget").value, 10) || studio.config.ratingBudget;
+    const budget = parseInt($("#budget").value, 10) || studio.config.rating_budget;
     const res = await fetch("/api/rate", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ level: studio.text, budget, seed: Math.max(0, parseInt($("#rate-seed").value, 10) || 0) }),
@@ -683,9 +683,9 @@ async function rate() {
         const event = JSON.parse(buffered.slice(0, nl));
         buffered = buffered.slice(nl + 1);
         if (event.type === "progress") {
-          bar.max = event.atMost;
+          bar.max = event.at_most;
           bar.value = event.played;
-          out.textContent = `rating… ${event.played} games (at most ${event.atMost})`;
+          out.textContent = `rating… ${event.played} games (at most ${event.at_most})`;
         } else if (event.type === "result") {
           event.result.text = rated;
           showRating(event.result);
@@ -713,7 +713,7 @@ function showRating(r) {
   tier.textContent = r.tier;
   out.appendChild(tier);
   const s = document.createElement("p");
-  s.textContent = `sigma50 ${r.sigma50Text} rad` + (r.bound ? ` (a bound: probability ${r.probability.toFixed(2)})` : "")
+  s.textContent = `sigma50 ${r.sigma50_text} rad` + (r.bound ? ` (a bound: probability ${r.probability.toFixed(2)})` : "")
     + ` · ${r.games} games in ${r.seconds.toFixed(1)} s` + (r.stop ? ` · stopped: ${r.stop}` : "");
   out.appendChild(s);
   // One row per agent: the adaptive games spread over many sigmas, which the chart shows one by one.
@@ -723,7 +723,7 @@ function showRating(r) {
   for (const kind of kinds) {
     const rows = r.agents.filter((a) => a.agent === kind);
     const games = rows.reduce((n, a) => n + a.games, 0);
-    const won = rows.reduce((n, a) => n + Math.round(a.winRate * a.games), 0);
+    const won = rows.reduce((n, a) => n + Math.round(a.win_rate * a.games), 0);
     // Several rows: the adaptive rating's trial sigmas (how many, and their range), not levels.
     const sigmas = rows.map((a) => a.sigma);
     const noise = rows.length === 1 ? `${rows[0].sigma.toFixed(3)} rad`
@@ -749,8 +749,8 @@ function showRating(r) {
 function buildPalette() {
   const pal = $("#palette");
   const tools = [{ kind: "select", label: "select" }]
-    .concat(studio.config.pegKinds.map((k) => ({ kind: "peg", peg: k, label: k })))
-    .concat(studio.config.blockShapes.map((s) => ({ kind: "block", shape: s, label: s })));
+    .concat(studio.config.peg_kinds.map((k) => ({ kind: "peg", peg: k, label: k })))
+    .concat(studio.config.block_shapes.map((s) => ({ kind: "block", shape: s, label: s })));
   for (const t of tools) {
     const b = document.createElement("button");
     b.dataset.tool = t.kind === "peg" ? t.peg : t.kind === "block" ? t.shape : "select";
@@ -819,16 +819,16 @@ function fillInspector() {
   box.appendChild(head);
   if (found.type === "peg") {
     const kind = document.createElement("select");
-    for (const k of c.pegKinds) kind.add(new Option(k, k, false, k === o.kind));
+    for (const k of c.peg_kinds) kind.add(new Option(k, k, false, k === o.kind));
     kind.onchange = () => edit({ type: "set_kind", id, peg: kind.value });
     const l = document.createElement("label");
     l.append("Kind ", kind);
     box.appendChild(l);
   }
   if (found.type === "peg" && o.shape !== "brick") {
-    box.appendChild(slider("radius", o.radius, c.pegRadius.min, c.pegRadius.max, 1, (v) => edit({ type: "resize", id, radius: v })));
+    box.appendChild(slider("radius", o.radius, c.peg_radius.min, c.peg_radius.max, 1, (v) => edit({ type: "resize", id, radius: v })));
   } else {
-    const lim = found.type === "peg" ? c.brickSide : c.blockSide;
+    const lim = found.type === "peg" ? c.brick_side : c.block_side;
     box.appendChild(slider("width", o.width, lim.min, lim.max, 1, (v) => edit({ type: "resize", id, width: v, height: o.height })));
     box.appendChild(slider("height", o.height, lim.min, lim.max, 1, (v) => edit({ type: "resize", id, width: o.width, height: v })));
     box.appendChild(slider("rotation", o.rotation || 0, -3.14, 3.14, 0.01, (v) => edit({ type: "rotate", id, rotation: v })));
@@ -850,7 +850,7 @@ function fillSettings() {
   // new mode's defaults), so the page keeps no defaults of its own.
   for (const input of f.querySelectorAll("[data-mode-field]")) input.value = m[input.dataset.modeField] ?? "";
   field("power").value = l.power;
-  field("purpleRoams").checked = l.purple_roams !== false;
+  field("purple_roams").checked = l.purple_roams !== false;
   for (const lab of f.querySelectorAll("[data-for]")) lab.hidden = lab.dataset.for !== m.type;
 }
 
@@ -861,7 +861,7 @@ function settingsChanged(ev) {
     // A mode field travels by its level-format name; the server checks it against the table.
     if (ev.target.value === "") { fillSettings(); return; }
     op.fields = { [modeField]: Number(ev.target.value) };
-  } else if (name === "purpleRoams") op.purpleRoams = field(name).checked;
+  } else if (name === "purple_roams") op.purple_roams = field(name).checked;
   else op[name] = field(name).value;
   edit(op).then((ok) => { if (!ok) fillSettings(); });
 }
@@ -929,7 +929,7 @@ async function start() {
   studio.config = await api("GET", "/api/config");
   buildPalette();
   buildModeForm();
-  $("#budget").value = studio.config.ratingBudget;
+  $("#budget").value = studio.config.rating_budget;
   for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
   $("#new").onclick = newLevel;
   for (const m of studio.config.modes) $("#list-mode").add(new Option(m.label, m.name));
@@ -989,7 +989,7 @@ async function start() {
     const first = (await api("GET", "/api/levels?limit=1")).items[0];
     if (first) {
       const o = await api("GET", "/api/levels/" + encodeURIComponent(first.file));
-      load(o.level, o.file, o.readOnly, o.issues);
+      load(o.level, o.file, o.read_only, o.issues);
     }
     setMode("play");
     $("#record").textContent = "Type your name under Player, pick a level and play: finished games are recorded under your name.";
