@@ -121,7 +121,7 @@ def test_both_commands_set_up_before_building(script, packages):
     assert line[1:] == (["--python"] if script == "scripts/test" else []) + packages.split()
     assert setup < text.index("swift build")
     if script == "scripts/test":  # the extension is built before any test imports peggle_gym
-        assert text.index("\nsetup_python\nsetup_hot\n") < text.index("pytest")
+        assert text.index("\nsetup_python\nsetup_hot\n") < text.index("-m pytest")
 
 
 def test_ci_runs_exactly_the_readme_test_command():
