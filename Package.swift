@@ -186,7 +186,8 @@ let package = Package(
         // by hand, SVG documents parsed.
         .target(name: "PeggleTestSupport", dependencies: ["PeggleDifficulty"], path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics", "PeggleTestSupport"]),
-        .testTarget(name: "PegglePhysicsTOITests", dependencies: ["PegglePhysicsTOI", "PegglePhysics", "PeggleUtilities"]),
+        .testTarget(name: "PegglePhysicsTOITests", dependencies: ["PegglePhysicsTOI", "PegglePhysics", "PeggleUtilities", "PeggleLevel",
+                                                               "PeggleTestSupport"]),
         .testTarget(name: "PeggleUtilitiesTests", dependencies: ["PeggleUtilities"]),
         .testTarget(name: "PeggleLevelTests", dependencies: ["PeggleLevel", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),

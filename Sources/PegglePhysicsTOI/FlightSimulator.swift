@@ -69,8 +69,10 @@ public struct FlightOutcome: Sendable, Equatable {
 /// - A resting contact right after another one, on surfaces that together hold gravity, with less
 ///   than `restingSpeed` left, ends the flight at rest (a ball wedged between two pegs).
 /// - A ball may take part in `maxEventsPerSubstep` events per `timeStep` of time (v1's budget per
-///   sub-step); past it, it stands still until that step's end as v1 parks it, gaining gravity's
-///   impulse meanwhile. So events per second are bounded and time always advances.
+///   sub-step); past it, it stands still until that step's end as v1 parks it, its velocity
+///   unchanged. So events per second are bounded, time always advances, and parking never adds
+///   energy (it once added gravity's impulse over the wait without the fall that pays for it: a
+///   ball resting on a peg, parked every step, gained speed until it hopped out of a wedge).
 ///
 /// Deterministic: IEEE arithmetic in a fixed order on the inputs alone, no state between runs
 /// besides scratch that never changes a result. Not handled yet: anything that moves or changes
@@ -268,11 +270,10 @@ public struct FlightSimulator: Sendable {
                 // Parked to the end of this fixed step, as v1 parks a ball past its budget.
                 // (`nextUp`: should rounding put the step's end at this very time, time still moves.)
                 let end = Swift.max((windowIndex + 1) * h, when.nextUp)
-                let wait = Swift.max(end - when, 0)
                 let parked = FlightEvent(kind: .parked, other: -1, time: end, point: res.position, normal: .zero,
-                                         impactSpeed: 0, velocityBefore: res.velocity, velocityAfter: res.velocity + g * wait)
+                                         impactSpeed: 0, velocityBefore: res.velocity, velocityAfter: res.velocity)
                 if recordsEvents { events.append(parked) }
-                flight = Flight(origin: res.position, velocity: res.velocity + g * wait, acceleration: g)
+                flight = Flight(origin: res.position, velocity: res.velocity, acceleration: g)
                 start = end
                 slide = -1
                 lastRestNormal = .zero

@@ -48,7 +48,7 @@ public struct TOIScene: Sendable {
                 circles.append(Circle(center: c, radius: r + ballR, owner: Int32(i)))
             case let .polygon(poly):
                 for v in poly.vertices { circles.append(Circle(center: v, radius: ballR, owner: Int32(i))) }
-                for e in poly.edges {
+                for e in Self.sides(of: poly) {
                     let u = Vec2(-e.normal.y, e.normal.x)
                     let (s0, s1) = (e.a.dot(u), e.b.dot(u))
                     edges.append(Edge(normal: e.normal, offset: e.a.dot(e.normal) + ballR, along: u,
@@ -84,6 +84,17 @@ public struct TOIScene: Sendable {
         }
         (cellCircleStart, cellCircles) = csr(circleCells)
         (cellEdgeStart, cellEdges) = csr(edgeCells)
+    }
+
+    /// A polygon's sides with outward normals. A segment (two vertices) is two sides facing
+    /// opposite ways: `ConvexPolygon.edges` orients a normal by the centroid, which for a segment
+    /// lies on the side's own line, so rounding may point both of its normals the same way and
+    /// leave one face of the segment open (v1's store builds its segments that way; v2 does not).
+    static func sides(of poly: ConvexPolygon) -> [(a: Vec2, b: Vec2, normal: Vec2)] {
+        guard poly.vertices.count == 2 else { return poly.edges }
+        let (a, b) = (poly.vertices[0], poly.vertices[1])
+        let n = Vec2(b.y - a.y, a.x - b.x).normalized
+        return [(a, b, n), (b, a, -n)]
     }
 
     /// Cells a box touches, clamped to the grid, widened by 1e-9 units for rounding.
