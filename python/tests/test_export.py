@@ -7,6 +7,7 @@ the engine, naming the field. (docs/agents.md, "Network policies", has the same 
 Agents/mlp.json.)"""
 import json
 import math
+import os
 import pathlib
 import subprocess
 import sys
@@ -95,13 +96,20 @@ def test_the_file_holds_the_policys_network(small):
     assert (python_actions(policy, obs) == scores.argmax(axis=1)).all()
 
 
-def test_the_native_agent_chooses_as_the_python_policy_on_10000_observations(small):
+#: Observations the agreement test compares: 2,000 in CI (a `peggle play` process a level is most
+#: of its time), 10,000 once by hand (`PEGGLE_AGREEMENT_OBSERVATIONS=10000`; the figure in
+#: docs/agents.md).
+AGREEMENT_OBSERVATIONS = int(os.environ.get("PEGGLE_AGREEMENT_OBSERVATIONS", "2000"))
+
+
+def test_the_native_agent_chooses_as_the_python_policy_on_every_observation_but_near_ties(small):
     model, path, _ = small
-    result = agreement(model, path, 10_000)
+    n = AGREEMENT_OBSERVATIONS
+    result = agreement(model, path, n)
     print({k: v for k, v in result.items() if k != "disagreements"}, result["disagreements"])
-    assert result["observations"] == 10_000
-    assert result["levels"] >= 500  # many levels of both distributions, not a few long games
-    assert result["agree"] >= 9_990, result["disagreements"]
+    assert result["observations"] == n
+    assert result["levels"] >= n // 20  # many levels of both distributions, not a few long games
+    assert result["agree"] >= n - n // 1000, result["disagreements"]  # 99.9%
     # A disagreement is rounding, never a different network: the two bins are a near-tie.
     for d in result["disagreements"]:
         assert d["gap"] <= 1e-5 * max(1.0, d["scale"]), d
