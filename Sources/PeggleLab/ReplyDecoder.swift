@@ -4,16 +4,16 @@ import PeggleUtilities
 import Glibc
 #endif
 
-/// Decodes a reply line into a caller's `Decodable` type reading only the fields the type asks
-/// for: an object's keys are found once, and the values no field asks for are skipped (their
-/// brackets and strings matched, not parsed). `JSONDecoder` parses the whole line first; a
-/// 64-environment step's reply (15 KB, with thousands of info values) cost the bench's client
-/// 1.2 M instructions that way, beside the server's 0.4 M. What it does not read plainly (a
+/// Decodes a reply line into a caller's `Decodable` type reading only the fields the type asks for:
+/// an object's keys are found once, and the values no field asks for are skipped (checked token by
+/// token by PeggleUtilities' `JSONScanner`, not decoded). `JSONDecoder` parses the whole line
+/// first; a 64-environment step's reply (15 KB, with thousands of info values) cost the bench's
+/// client 1.2 M instructions that way, beside the server's 0.4 M. What it does not read plainly (a
 /// string with escapes, a number that is not a plain JSON integer for an integer type, any
 /// floating-point number, a type `JSONDecoder` reads its own way (`Data`, `Date`, `URL`,
-/// `Decimal`), a type mismatch, a missing key) throws `Unread`, and `ServeClient` then
-/// decodes the line with `JSONDecoder`, whose values and errors stay the reference
-/// (ReplyDecoderTests compares the two).
+/// `Decimal`), a type mismatch, a missing key, a line that is not JSON to the scanner) throws
+/// `Unread`, and `ServeClient` then decodes the line with `JSONDecoder`, whose values and errors
+/// stay the reference (ReplyDecoderTests compares the two).
 enum ReplyDecoder {
     /// What this decoder leaves to `JSONDecoder`.
     struct Unread: Error {}

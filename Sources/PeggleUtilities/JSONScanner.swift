@@ -1,22 +1,23 @@
-/// The one reader of JSON text's tokens (RFC 8259), over its UTF-8 bytes in place: no copy, no
-/// allocation, nothing decoded that the caller does not ask for. Strings come back as the range of
-/// their contents with whether they hold escapes (`unescaped` decodes them), numbers as the range
-/// of their text (checked against JSON's grammar, which `Double(String)` is looser than: it takes
-/// hex, "inf", a leading "+"), literals by name; `skipValue` passes over a whole value, checked,
+/// The one reader of JSON text's tokens (RFC 8259), over its UTF-8 bytes in place: no copy and no
+/// allocation while it scans, nothing decoded that the caller does not ask for. Strings come back as
+/// the range of their contents with whether they hold escapes (`unescaped` decodes them), numbers as
+/// the range of their text (checked against JSON's grammar, which `Double(String)` is looser than: it
+/// takes hex, "inf", a leading "+"), literals by name; `skipValue` passes over a whole value, checked,
 /// and tells a `JSONVisitor` where each scalar is. Every method skips JSON whitespace first.
 ///
-/// Its users read a few shapes fast and leave everything else to Foundation's decoder, whose
-/// values and errors stay the reference: `peggle serve`'s step line (PeggleServe's `StepLine`),
-/// the lab's reply decoder (PeggleLab's `ReplyDecoder`) and the studio's search for the number a
-/// request type refused (PeggleStudio's `StudioNumbers`). So a method that finds no such token
-/// returns nil (or false) and the caller gives up; where it then leaves `position` is unspecified.
+/// Its users work beside Foundation's decoder, whose values and errors stay the reference:
+/// `peggle serve`'s step line (PeggleServe's `StepLine`) and the lab's reply decoder (PeggleLab's
+/// `ReplyDecoder`) read the shapes they know without it and leave it the rest; the studio finds
+/// which number of a request it refused (PeggleStudio's `StudioNumbers`). So a method that finds no
+/// such token returns nil (or false) and the caller gives up; where it then leaves `position` is
+/// unspecified.
 public struct JSONScanner {
     public let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read.
     public var position: Int
 
     /// Containers nest at most this deep in `skipValue` (its stack is a 64-bit word); a deeper
-    /// value is refused as if it were not JSON. No text this package reads nests past 5.
+    /// value is refused as if it were not JSON, and so left to Foundation's decoder by every user.
     public static let maxDepth = 64
 
     @inlinable
