@@ -137,18 +137,38 @@ public struct FlightSimulator: Sendable {
             }
             var next = Next.none
 
-            // Walls and the exit line: gaps that are linear-plus-quadratic in time.
-            if cfg.leftWall, let s = Roots.earliestEntry(flight.distance(along: Vec2(1, 0), from: .zero, offset: r), from: tau, to: best) {
+            // The window's path lies in this box, and within `bulge` of its chord (a parabola
+            // leaves its chord by at most |a| T^2 / 8 over a window T long): primitives beyond
+            // either are not solved for (most candidates of a window: the polynomials cost far
+            // more than these tests).
+            let whole = flight.bounds(from: tau, to: best)
+            let c0 = flight.position(at: tau), c1 = flight.position(at: best)
+            let chord = c1 - c0, chordLength2 = chord.lengthSquared
+            let bulge = flight.acceleration.length * (best - tau) * (best - tau) * 0.125
+            // Rounding of the positions (relative 1e-15 of the board's size) and the roots.
+            let slack = bulge + 1e-6
+            /// Whether a circle of radius `rc` at `c` may meet the window's path.
+            @inline(__always) func nearChord(_ c: Vec2, _ rc: Double) -> Bool {
+                let m = c - c0
+                let f = chordLength2 > 0 ? Swift.min(Swift.max(m.dot(chord) / chordLength2, 0), 1) : 0
+                let reach = rc + slack
+                return (m - chord * f).lengthSquared <= reach * reach
+            }
+
+            // Walls and the exit line: gaps that are linear-plus-quadratic in time, solved only
+            // when the window's box reaches them.
+            if cfg.leftWall, whole.min.x <= r, let s = Roots.earliestEntry(flight.distance(along: Vec2(1, 0), from: .zero, offset: r), from: tau, to: best) {
                 best = s; next = .wall(0)
             }
-            if cfg.rightWall, let s = Roots.earliestEntry(flight.distance(along: Vec2(-1, 0), from: Vec2(cfg.boardWidth, 0), offset: r),
+            if cfg.rightWall, whole.max.x >= cfg.boardWidth - r, let s = Roots.earliestEntry(flight.distance(along: Vec2(-1, 0), from: Vec2(cfg.boardWidth, 0), offset: r),
                                                           from: tau, to: best) {
                 best = s; next = .wall(1)
             }
-            if cfg.topWall, let s = Roots.earliestEntry(flight.distance(along: Vec2(0, 1), from: .zero, offset: r), from: tau, to: best) {
+            if cfg.topWall, whole.min.y <= r, let s = Roots.earliestEntry(flight.distance(along: Vec2(0, 1), from: .zero, offset: r), from: tau, to: best) {
                 best = s; next = .wall(2)
             }
-            if let s = Roots.earliestEntry(flight.distance(along: Vec2(0, -1), from: Vec2(0, cfg.exitY), offset: 0), from: tau, to: best) {
+            if whole.max.y >= cfg.exitY,
+               let s = Roots.earliestEntry(flight.distance(along: Vec2(0, -1), from: Vec2(0, cfg.exitY), offset: 0), from: tau, to: best) {
                 best = s; next = .exit
             }
             if slide >= 0 {
@@ -176,7 +196,8 @@ public struct FlightSimulator: Sendable {
                 let c = scene.circles[k]
                 // Reject by box before solving the quartic.
                 guard c.center.x + c.radius >= box.min.x, c.center.x - c.radius <= box.max.x,
-                      c.center.y + c.radius >= box.min.y, c.center.y - c.radius <= box.max.y else { return }
+                      c.center.y + c.radius >= box.min.y, c.center.y - c.radius <= box.max.y,
+                      nearChord(c.center, c.radius) else { return }
                 if let s = Roots.earliestEntry(flight.squaredGap(to: c.center, radius: c.radius), from: tau, to: best) {
                     best = s; next = .circle(k)
                 }
