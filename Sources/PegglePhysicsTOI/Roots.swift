@@ -59,14 +59,14 @@ public enum Roots {
     /// Narrows [lo, hi], where `p(lo) > 0 >= p(hi)` if `falling` (else `p(lo) <= 0 < p(hi)`) and
     /// `p` is monotone, keeping the bracket. Returns the final bracket.
     @inline(__always)
-    static func bisect(_ p: Polynomial, _ lo0: Double, _ hi0: Double, falling: Bool) -> (lo: Double, hi: Double) {
+    static func bisect(_ p: Polynomial, _ lo0: Double, _ hi0: Double, falling: Bool, guess: Double = .nan) -> (lo: Double, hi: Double) {
         var lo = lo0, hi = hi0
         let d = p.derivative
         // Narrows the bracket by the sign at x (strictly inside it).
         @inline(__always) func cut(_ x: Double, _ fx: Double) {
             if (fx > 0) == falling { lo = x } else { hi = x }
         }
-        var x = lo + 0.5 * (hi - lo)
+        var x = guess > lo && guess < hi ? guess : lo + 0.5 * (hi - lo)
         var width = hi - lo, widthBefore = width * 2
         for _ in 0..<200 {
             guard hi - lo > timeTolerance, x > lo, x < hi else { break }
@@ -93,7 +93,11 @@ public enum Roots {
         return (lo, hi)
     }
 
-    enum Shape { case positive, oneFall, unknown }
+    enum Shape {
+        case positive, unknown
+        /// With where the coefficients' control polygon crosses zero, a first guess of the root.
+        case oneFall(guess: Double)
+    }
 
     /// What `p`'s Bernstein coefficients on [a, b] prove, for a `p` positive at `a`: all of them
     /// positive, so `p` is positive on all of [a, b] (no root); or one change of sign, from
@@ -124,7 +128,11 @@ public enum Roots {
         @inline(__always) func clear(_ x: Double) -> Bool { x > margin || x < -margin }
         guard clear(b1), clear(b2), clear(b3) else { return .unknown }
         let (n1, n2, n3) = (b1 < 0, b2 < 0, b3 < 0)
-        return (!n1 || n2) && (!n2 || n3) ? .oneFall : .unknown
+        guard (!n1 || n2) && (!n2 || n3) else { return .unknown }
+        // The control polygon (k / 4, b_k) crosses zero between the last positive and the first
+        // negative coefficient.
+        let (i, u, v) = n1 ? (0.0, q0, b1) : n2 ? (1.0, b1, b2) : n3 ? (2.0, b2, b3) : (3.0, b3, b4)
+        return .oneFall(guess: a + h * 0.25 * (i + u / (u - v)))
     }
 
     /// The roots of `p` strictly inside (a, b) at which it changes sign, ascending (at most 4).
@@ -168,7 +176,7 @@ public enum Roots {
         if pl > 0 {
             switch bernsteinSigns(p, a, b) {
             case .positive: return nil
-            case .oneFall: return bisect(p, a, b, falling: true).lo
+            case let .oneFall(guess): return bisect(p, a, b, falling: true, guess: guess).lo
             case .unknown: break
             }
         }
