@@ -20,7 +20,8 @@ public struct FlightEvent: Sendable, Equatable {
         case obstacle
         /// A wall; `other` is 0 left, 1 right, 2 top.
         case wall
-        /// A slide along a side came to the side's end (the ball flies free again).
+        /// A slide along a side came to the side's end, or a glide along a peg's tangent to the
+        /// end of its fixed step (the ball flies free again).
         case slideEnd
         /// The event budget of one `timeStep` was spent: the ball stood still to the step's end.
         case parked
@@ -116,6 +117,8 @@ public struct FlightSimulator: Sendable {
         var count = 0
         var windowIndex = -1.0, windowEvents = 0
         var slide = -1                          // edge slid along, or -1
+        var glide = -1                          // circle glided off along its tangent, or -1
+        var glideEnd = 0.0                      // time into `flight` at which the glide ends
         var lastRestNormal = Vec2.zero          // normal of the previous event if it was resting
         var lastRestSurface: Int64 = -1         // and what it was with (kind and index)
         while true {
@@ -178,6 +181,7 @@ public struct FlightSimulator: Sendable {
                 if let s = Roots.earliestEntry(hi, from: tau, to: best) { best = s; next = .slideEnd }
                 if let s = Roots.earliestEntry(lo, from: tau, to: best) { best = s; next = .slideEnd }
             }
+            if glide >= 0 && glideEnd <= best { best = glideEnd; next = .slideEnd }
 
             // Obstacles the window's path can reach.
             let box = flight.bounds(from: tau, to: best)
@@ -191,7 +195,7 @@ public struct FlightSimulator: Sendable {
             var cs = circleStamp, es = edgeStamp
             circleStamp = []; edgeStamp = []
             scene.forEachCandidate(in: box.min, box.max, circle: { k in
-                guard cs[k] != st else { return }
+                guard cs[k] != st, k != glide else { return }
                 cs[k] = st
                 let c = scene.circles[k]
                 // Reject by box before solving the quartic.
@@ -263,6 +267,7 @@ public struct FlightSimulator: Sendable {
             // What the ball does next: rest, slide, or fly.
             var accel = g
             slide = -1
+            glide = -1
             if res.rested {
                 let surface = Int64(kind.rawValue) << 32 | Int64(other)
                 if lastRestNormal != .zero, surface != lastRestSurface, res.velocity.length < cfg.restingSpeed,
@@ -276,6 +281,18 @@ public struct FlightSimulator: Sendable {
                     res.velocity -= n * res.velocity.dot(n)
                     accel = g - n * g.dot(n)
                     slide = k
+                } else if case let .circle(k) = hit, g.dot(res.normal) < 0 {
+                    // Gliding off a peg along its tangent to the end of this fixed step, with
+                    // gravity's part along the tangent, then flying free onto it again: v1's
+                    // motion after a resting contact (a tangential drift to the step's end). The
+                    // ball moves away from the peg (the tangent lies outside it) and energy is
+                    // kept. Without it, a ball rolling on a peg makes a resting contact, falls
+                    // back 7e-5 s later, and spends the event budget every step.
+                    let n = res.normal
+                    res.velocity -= n * res.velocity.dot(n)
+                    accel = g - n * g.dot(n)
+                    glide = k
+                    glideEnd = Swift.max(((when / h).rounded(.down) + 1) * h - when, 0)
                 }
                 lastRestNormal = res.normal
                 lastRestSurface = surface
@@ -297,6 +314,7 @@ public struct FlightSimulator: Sendable {
                 flight = Flight(origin: res.position, velocity: res.velocity, acceleration: g)
                 start = end
                 slide = -1
+                glide = -1
                 lastRestNormal = .zero
                 count += 1
             }
