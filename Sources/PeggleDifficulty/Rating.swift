@@ -8,6 +8,17 @@ public enum Tier: String, Sendable, CaseIterable {
     case veryHard = "very hard"
     /// No skill curve: the level was not played by the skill agent.
     case unrated
+
+    /// The tiers one can ask for (`level generate --tier`, `level tune --tier`, the studio's
+    /// tune): every tier but `unrated`.
+    public static let askable = allCases.filter { $0 != .unrated }
+
+    /// The tier as the command line and requests name it: "very-hard" rather than the tables'
+    /// "very hard".
+    public var argument: String { rawValue.replacingOccurrences(of: " ", with: "-") }
+
+    /// The askable tier whose `argument` is `argument`.
+    public static func named(_ argument: String) -> Tier? { askable.first { $0.argument == argument } }
 }
 
 /// sigma50 thresholds of the tiers, radians: sigma50 under `veryHard` is very hard, under `hard`

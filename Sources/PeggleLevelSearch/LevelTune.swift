@@ -52,7 +52,10 @@ public struct LevelTune: Sendable {
         public var tierEdges: TierEdges
         public var rules: Rules
 
-        public init(target: DifficultyTarget, maxEdits: Int = 6, maxConfirmations: Int = 6, editsPerRating: Int = 1, margin: Double = 0.3,
+        /// Edits, and ratings of edited levels, at most unless asked otherwise.
+        public static let defaultMaxEdits = 6, defaultMaxConfirmations = 6
+
+        public init(target: DifficultyTarget, maxEdits: Int = defaultMaxEdits, maxConfirmations: Int = defaultMaxConfirmations, editsPerRating: Int = 1, margin: Double = 0.3,
                     moveStep: Double = 20, adaptive: AdaptiveSettings = AdaptiveSettings(), firstSeed: UInt64 = 0,
                     tierEdges: TierEdges = TierEdges(), rules: Rules = Rules()) {
             self.target = target
@@ -85,13 +88,27 @@ public struct LevelTune: Sendable {
         public var rated: SkillFit
     }
 
-    public enum Status: String, Sendable {
+    /// Encoded as its raw value (snake_case, as the studio's and the level format's values).
+    public enum Status: String, Sendable, Encodable {
         /// The rated sigma50 of the edited level lies in the target.
         case reached
         /// The original's rated sigma50 lies in the target already: nothing to do.
-        case alreadyThere = "already there"
+        case alreadyThere = "already_there"
         /// No rated level of the search lies in the target within the edits and ratings allowed.
-        case notReached = "not reached"
+        case notReached = "not_reached"
+    }
+
+    /// Where the search is, told after each edit made, each rating, and each batch of a rating's
+    /// games (the command prints `line`; the studio streams every field).
+    public struct Progress: Sendable, Encodable, Equatable {
+        /// Edits made so far on the level being searched from the original.
+        public var edits: Int
+        /// Ratings finished, the original's included.
+        public var ratings: Int
+        /// Games of the rating under way: played, and at most how many it will play; nil between ratings.
+        public var played: Int?, atMost: Int?
+        /// What happened, as the command prints it: an edit made or a rating finished; nil for games.
+        public var line: String?
     }
 
     public struct Result: Sendable {
@@ -117,16 +134,20 @@ public struct LevelTune: Sendable {
         public var interrupted: Bool { stopReason != nil || !leftToOtherRuns.isEmpty }
     }
 
+    /// The edits, and the ratings of edited levels, a caller may ask for at most (the command's
+    /// `--max-edits` and `--max-ratings`, the studio's `max_edits` and `max_ratings`).
+    public static let limits = 1...20
+
     public let settings: Settings
     let model: EstimateModel
     let skillAgent: any Agent
     let threads: Int
-    let progress: @Sendable (String) -> Void
+    let progress: @Sendable (Progress) -> Void
 
     /// - Parameters:
     ///   - skillAgent: the agent whose sigma50 confirms (the greedy agent, as `peggle rate`'s).
     public init(settings: Settings, model: EstimateModel = .builtIn, skillAgent: any Agent, threads: Int,
-                progress: @escaping @Sendable (String) -> Void = { _ in }) {
+                progress: @escaping @Sendable (Progress) -> Void = { _ in }) {
         precondition(settings.maxEdits >= 0 && settings.maxConfirmations >= 0 && settings.editsPerRating >= 1 && threads >= 1
             && settings.margin >= 0)
         self.settings = settings
@@ -221,7 +242,9 @@ public struct LevelTune: Sendable {
                 visited.insert(next)
                 current.steps.append(Step(edit: picked.edit, estimate: e, predicted: exp(y + offset)))
                 current = (next, y, current.steps)
-                progress("edit \(current.steps.count): \(picked.edit); estimate \(Self.text(e.sigma50)), predicted \(Self.text(exp(y + offset)))")
+                progress(Progress(edits: current.steps.count, ratings: result.confirmations.count,
+                                  line: "edit \(current.steps.count): \(picked.edit); estimate \(Self.text(e.sigma50)), "
+                                      + "predicted \(Self.text(exp(y + offset)))"))
             }
             // Nothing new to rate (no edit since the last rating), or no rating left.
             if current.steps.count == ratedAt || confirmations >= settings.maxConfirmations { break }
@@ -251,7 +274,12 @@ public struct LevelTune: Sendable {
         let config = RatingConfig(method: .adaptive, agents: [skillAgent], skillKind: skillAgent.kind,
                                   adaptive: settings.adaptive, firstSeed: settings.firstSeed, rules: settings.rules)
         let name = edits == 0 ? level.name : "\(level.name) (\(edits) edit\(edits == 1 ? "" : "s"))"
-        let run = try RatingRun(store: store, levels: [(name, level)], config: config, command: command, threads: threads)
+        let ratings = result.confirmations.count
+        let run = try RatingRun(store: store, levels: [(name, level)], config: config, command: command, threads: threads) { event in
+            if case let .progress(played, atMost, _) = event {
+                progress(Progress(edits: edits, ratings: ratings, played: played, atMost: atMost))
+            }
+        }
         let summary = try run.run()
         result.gamesAdded += summary.added
         result.gamesStored += summary.alreadyStored
@@ -265,8 +293,9 @@ public struct LevelTune: Sendable {
         }
         guard let fit = summary.measurements.first?.measurement.posterior.summary() else { return nil }
         result.confirmations.append(Confirmation(edits: edits, estimate: estimate, rated: fit))
-        progress("rated after \(edits) edit\(edits == 1 ? "" : "s"): sigma50 \(Self.text(fit.estimate)) "
-            + "(\(Self.text(fit.low))-\(Self.text(fit.high))), tier \(settings.tierEdges.tier(sigma50: fit.estimate).rawValue)")
+        progress(Progress(edits: edits, ratings: result.confirmations.count,
+                          line: "rated after \(edits) edit\(edits == 1 ? "" : "s"): sigma50 \(Self.text(fit.estimate)) "
+                              + "(\(Self.text(fit.low))-\(Self.text(fit.high))), tier \(settings.tierEdges.tier(sigma50: fit.estimate).rawValue)"))
         return fit
     }
 

@@ -28,8 +28,9 @@ struct LevelTuneCommandTests {
                              "--threads", "2", "--json"], cwd: dir)
         #expect(r.status == 1, "\(r.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-        #expect(report["status"] as? String == "not reached")
-        #expect(report["out"] is NSNull)
+        #expect(report["status"] as? String == "not_reached")
+        #expect(report["out"] == nil)  // nothing written
+        #expect(report["max_edits"] as? Int == 1 && report["max_ratings"] as? Int == 1)
         #expect(report["tier"] as? String == "very-hard" && report["level"] as? String == "Wide Open")
         let before = try #require(report["before"] as? [String: Any])
         #expect(before["tier"] as? String == "easy" && before["edits"] as? Int == 0)

@@ -19,13 +19,11 @@ extension LevelTemplate: ExpressibleByArgument {}
 /// difficulty one can ask for.
 extension Tier: ExpressibleByArgument {
     public init?(argument: String) {
-        guard let t = Tier.allCases.first(where: { $0 != .unrated && $0.argument == argument }) else { return nil }
+        guard let t = Tier.named(argument) else { return nil }
         self = t
     }
 
-    public static var allValueStrings: [String] { allCases.filter { $0 != .unrated }.map(\.argument) }
-
-    var argument: String { rawValue.replacingOccurrences(of: " ", with: "-") }
+    public static var allValueStrings: [String] { askable.map(\.argument) }
 }
 
 /// `peggle level generate --count N --seed S --out DIR`: levels from seeds (LevelGenerator).

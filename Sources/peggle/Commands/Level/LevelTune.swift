@@ -37,10 +37,10 @@ struct LevelTuneCommand: ParsableCommand {
     var out: String?
 
     @Option(help: "Edits made at most (1 to 20).")
-    var maxEdits = 6
+    var maxEdits = LevelTune.Settings.defaultMaxEdits
 
     @Option(help: "Ratings of edited levels at most (1 to 20).")
-    var maxRatings = 6
+    var maxRatings = LevelTune.Settings.defaultMaxConfirmations
 
     @Option(help: "How far a move shifts a peg, board units (0 to 100; 0: no moves).")
     var moveStep = 20.0
@@ -59,8 +59,9 @@ struct LevelTuneCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard (1...20).contains(maxEdits) else { throw UserError("--max-edits: \(maxEdits) is outside 1...20") }
-        guard (1...20).contains(maxRatings) else { throw UserError("--max-ratings: \(maxRatings) is outside 1...20") }
+        let limits = LevelTune.limits
+        guard limits.contains(maxEdits) else { throw UserError("--max-edits: \(maxEdits) is outside \(limits.lowerBound)...\(limits.upperBound)") }
+        guard limits.contains(maxRatings) else { throw UserError("--max-ratings: \(maxRatings) is outside \(limits.lowerBound)...\(limits.upperBound)") }
         guard moveStep.isFinite, (0...100).contains(moveStep) else { throw UserError("--move-step: \(moveStep) is outside 0...100") }
         if let threads, !(1...256).contains(threads) { throw UserError("--threads: \(threads) is outside 1...256") }
         var level = try Files.loadLevel(file)
@@ -76,8 +77,8 @@ struct LevelTuneCommand: ParsableCommand {
         let settings = LevelTune.Settings(target: .tier(tier), maxEdits: maxEdits, maxConfirmations: maxRatings,
                                           moveStep: moveStep, firstSeed: seed)
         let tune = LevelTune(settings: settings, skillAgent: try AgentFactory.make(.greedy),
-                             threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+                             threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { progress in
+            if let line = progress.line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         let result: LevelTune.Result
         do { result = try tune.run(level, store: store, command: commandLineText()) } catch { throw UserError("\(error)") }
@@ -91,63 +92,23 @@ struct LevelTuneCommand: ParsableCommand {
         if result.status == .reached {
             level = result.level
             level.readOnly = false
-            level.name = LevelFolder.uniqueName(level.name, tail: " (\(tier.rawValue))", in: LevelFolder.folder(of: out))
+            level.name = LevelFolder.uniqueName(level.name, tail: LevelTune.nameTail(tier), in: LevelFolder.folder(of: out))
             try Files.write(LevelCodec.encode(level), to: out)
             written = out
         }
-        printLine(json ? try JSON.text(report(result, written: written)) : text(result, written: written))
+        let report = LevelTune.Report(result, settings: settings, tier: tier, file: file, out: written)
+        printLine(json ? try Self.json(report) : report.text)
         if result.status == .notReached { throw ExitCode(1) }
     }
 
     /// "Levels/fortress.json" -> "Levels/fortress.tuned-hard.json".
-    static func defaultOut(_ file: String, tier: Tier) -> String {
-        let stem = file.hasSuffix(".json") ? String(file.dropLast(5)) : file
-        return "\(stem).tuned-\(tier.argument).json"
-    }
+    static func defaultOut(_ file: String, tier: Tier) -> String { LevelTune.tunedFile(file, tier: tier) }
 
-    func tierText(_ sigma50: Double) -> String { TierEdges().tier(sigma50: sigma50).rawValue }
-
-    func ratedText(_ r: SkillFit) -> String {
-        "sigma50 \(n(r.estimate)) (\(n(r.low))-\(n(r.high))), \(tierText(r.estimate))"
-    }
-
-    func n(_ v: Double) -> String { DecimalText.significant(v, digits: 3) }
-
-    func text(_ r: LevelTune.Result, written: String?) -> String {
-        var lines = ["\(file): \(r.original.name), to tier \(tier.rawValue)",
-                     "before: estimate \(n(r.before.estimate.sigma50)); rated \(ratedText(r.before.rated))"]
-        for (k, s) in r.steps.enumerated() {
-            lines.append("edit \(k + 1): \(s.edit) (estimate \(n(s.estimate.sigma50)))")
-        }
-        switch r.status {
-        case .alreadyThere:
-            lines.append("already in tier \(tier.rawValue): nothing to do, nothing written")
-        case .reached:
-            lines.append("after: estimate \(n(r.after.estimate.sigma50)); rated \(ratedText(r.after.rated))")
-            lines.append("reached tier \(tier.rawValue) with \(r.steps.count) edit\(r.steps.count == 1 ? "" : "s") "
-                + "(\(r.confirmations.count) rating\(r.confirmations.count == 1 ? "" : "s")); wrote \(written ?? "")")
-        case .notReached:
-            if !r.steps.isEmpty { lines.append("nearest: estimate \(n(r.after.estimate.sigma50)); rated \(ratedText(r.after.rated))") }
-            let tried = r.confirmations.dropFirst().map { "\($0.edits) edit\($0.edits == 1 ? "" : "s"): \(n($0.rated.estimate))" }
-            lines.append("not reached: no rated level within \(maxEdits) edit\(maxEdits == 1 ? "" : "s") and \(maxRatings) rating\(maxRatings == 1 ? "" : "s") "
-                + "lies in tier \(tier.rawValue)" + (tried.isEmpty ? " (no edit brought the estimate nearer)" : " (rated: \(tried.joined(separator: ", ")))")
-                + "; nothing written")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    func report(_ r: LevelTune.Result, written: String?) -> [String: Any] {
-        func rating(_ c: LevelTune.Confirmation) -> [String: Any] {
-            ["edits": c.edits, "estimate": c.estimate.sigma50, "sigma50": c.rated.estimate, "low": c.rated.low,
-             "high": c.rated.high, "tier": tierText(c.rated.estimate), "games": c.rated.games]
-        }
-        return [
-            "file": file, "level": r.original.name, "tier": tier.argument, "status": r.status.rawValue,
-            "out": written.map { $0 as Any } ?? NSNull(),
-            "edits": r.steps.map { ["kind": $0.edit.kind.rawValue, "description": $0.edit.description,
-                                    "estimate": $0.estimate.sigma50, "predicted": $0.predicted] as [String: Any] },
-            "before": rating(r.before), "after": rating(r.after), "ratings": r.confirmations.map(rating),
-            "games_added": r.gamesAdded, "games_stored": r.gamesStored,
-        ]
+    /// The report as one line of JSON, keys sorted and in snake_case (`max_edits`).
+    static func json(_ report: LevelTune.Report) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        do { return String(decoding: try encoder.encode(report), as: UTF8.self) } catch { throw UserError("cannot write JSON: \(error)") }
     }
 }
