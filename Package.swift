@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "PeggleStudio",
             dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel", "PeggleLevelFiles", "PeggleGame", "PeggleDifficulty", "PeggleDrawing",
-                           "PeggleEstimate", "PeggleAgents", "PeggleStore", "PeggleRating",
+                           "PeggleEstimate", "PeggleAgents", "PeggleStore", "PeggleRating", "PeggleLevelSearch",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js")]),
         // What the two executables share: bad input as `UserError` (exit code 2), comma-separated

@@ -148,6 +148,23 @@ public struct LevelLibrary: Sendable {
         return Saved(file: name, level: text, note: note)
     }
 
+    /// Saves `level` as a new file, never over one: the first of `files(1)`, `files(2)`... that no
+    /// file of the folder has, the level named `level.name + tail` made unique in the folder (the
+    /// tuner's `NAME.tuned-TIER.json`, "NAME (TIER)").
+    public func saveNew(_ level: Level, files: (Int) -> String, tail: String) throws(StudioError) -> Saved {
+        try Self.saving.withLock { _ throws(StudioError) in
+            var level = level
+            level.readOnly = false
+            level.name = uniqueName(level.name, tail: tail)
+            if let issue = level.textIssues().first { throw .refused("refused: \(issue)") }
+            var n = 1
+            while FileManager.default.fileExists(atPath: try path(of: files(n))) { n += 1 }
+            let text = LevelCodec.encode(level)
+            try Self.writeWhole(Data(text.utf8), to: try path(of: files(n)), replacing: false)
+            return Saved(file: files(n), level: text, note: nil)
+        }
+    }
+
     /// Writes `data` to `path` whole or not at all: into a hidden temporary file beside it
     /// (hidden files are never listed), flushed to disk, then renamed over `path` (`replacing`)
     /// or linked as `path`, which fails rather than replace a file another process made meanwhile.

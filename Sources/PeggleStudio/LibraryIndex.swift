@@ -464,7 +464,7 @@ public struct LevelQuery: Sendable, Equatable {
     }
 
     /// The tiers an estimate has, as `tier=` names them.
-    static let tiers = Tier.allCases.filter { $0 != .unrated }
+    static let tiers = Tier.askable
 
     /// The query a URL's parameters ask for: `offset`, `limit` (1...1000, 200 when left out),
     /// `sort` (a `Sort`), `order` (asc or desc), `q`, `mode`, `tier` (a tier's name),

@@ -80,11 +80,20 @@ public struct StudioAPI: Sendable {
         public var powers: [String]
         /// The mode kinds and their fields, from `ModeField.all`: the page builds its mode form from them.
         public var modes: [Mode]
+        /// The tiers one can ask for, easiest first: `name` as a tune request names it ("very-hard"),
+        /// `label` as the list's filter and every reply name it ("very hard").
+        public var tiers: [TierName]
         public var ratingBudget: Int
         /// Whether finished games are stored (the studio has a database).
         public var recording: Bool
         /// With `--share`, the asking page's role ("designer" or "playtester"); absent otherwise.
         public var role: StudioRole? = nil
+    }
+
+    /// A tier by its two names (`Tier.argument`, `Tier.rawValue`).
+    public struct TierName: Sendable, Encodable {
+        public var name: String
+        public var label: String
     }
 
     /// The bucket's outline: its width, rim radius, top and depth (`Rules.bucket`).
@@ -142,6 +151,7 @@ public struct StudioAPI: Sendable {
             cannonClearance: rules.cannonClearance, laneTop: rules.laneTop,
             pegKinds: PegKind.allCases.map(\.rawValue), blockShapes: BlockShape.allCases.map(\.rawValue),
             powers: Power.allCases.map(\.rawValue), modes: GameModeKind.allCases.map(Mode.init),
+            tiers: Tier.askable.map { TierName(name: $0.argument, label: $0.rawValue) },
             ratingBudget: StudioRating.defaultBudget, recording: store != nil)
     }
 

@@ -4,7 +4,7 @@ import PeggleLevel
 
 /// Who a request comes from when the studio is shared (`peggle studio --share`).
 public enum StudioRole: String, Sendable, Encodable {
-    /// Every right: design, save, estimate, rate, play, record. The designer's own link.
+    /// Every right: design, save, estimate, rate, tune, play, record. The designer's own link.
     case designer
     /// Play levels and record finished games, nothing else. The link the designer hands out.
     case playtester
@@ -126,7 +126,7 @@ public struct StudioAccessGuard: RouterMiddleware {
         }
         if role == .playtester && !StudioShare.playtesterMay(request.method, path) {
             return refuse("refused: \(what): a playtester may only play and record games "
-                + "(no save, edit, estimate or rate); the designer's link has every right")
+                + "(no save, edit, estimate, rate or tune); the designer's link has every right")
         }
         var context = context
         context.role = role

@@ -1,4 +1,5 @@
 import PeggleGame
+import PeggleLevelSearch
 import PeggleLevel
 
 // The JSON bodies the page sends, decoded straight into these types. A level travels as its
@@ -64,4 +65,20 @@ public struct RateRequest: Decodable, Sendable, StudioNumbers.Ranges {
     public var seed: UInt64?
 
     static var wholeRanges: [String: ClosedRange<Int>] { ["budget": StudioRating.budgets] }
+}
+
+/// `POST /api/levels/FILE/tune`: `peggle level tune FILE --tier TIER` on the file's level
+/// (`StudioTune`), each rating on at most `budget` greedy games.
+public struct TuneRequest: Decodable, Sendable, StudioNumbers.Ranges {
+    /// As `--tier` names it: very-hard, hard, medium or easy. Text, not the enum, so an unknown
+    /// name gets the studio's own message.
+    public var tier: String
+    public var maxEdits: Int?
+    public var maxRatings: Int?
+    public var budget: Int?
+    public var seed: UInt64?
+
+    static var wholeRanges: [String: ClosedRange<Int>] {
+        ["max_edits": LevelTune.limits, "max_ratings": LevelTune.limits, "budget": StudioRating.budgets]
+    }
 }

@@ -22,7 +22,7 @@ public struct StudioContext: RequestContext {
 public enum StudioServer {
     public static let maxBody = 1 << 20
 
-    /// Only one rating runs at a time: it uses every core.
+    /// Only one rating (or tune, which rates) runs at a time: it uses every core.
     static let rating = Mutex(false)
 
     /// The studio's routes behind `StudioGuard`: only requests from the studio's own page at
@@ -84,6 +84,17 @@ public enum StudioServer {
             do {
                 let r = try StudioAPI.decode(RateRequest.self, from: try await collect(request, context))
                 return try rate(r, api: api, threads: threads)
+            } catch let e as StudioError {
+                return errorResponse(e)
+            } catch {
+                return errorResponse(StudioError(400, "\(error)"))
+            }
+        }
+        router.post("/api/levels/:file/tune") { request, context in
+            let file = context.parameters.get("file") ?? ""
+            do {
+                let r = try StudioAPI.decode(TuneRequest.self, from: try await collect(request, context))
+                return try tune(StudioTune.Job(file: file.removingPercentEncoding ?? file, request: r, api: api), api: api, threads: threads)
             } catch let e as StudioError {
                 return errorResponse(e)
             } catch {
@@ -171,6 +182,32 @@ public enum StudioServer {
             throw .badRequest("bad request: budget: \(budget) is outside \(StudioRating.budgets.lowerBound)...\(StudioRating.budgets.upperBound)")
         }
         try StudioRating.checkNotHeld(level, rules: api.rules, database: api.store)
+        return try streamed { (send: @escaping @Sendable (StudioRating.Event) -> Void) in
+            do throws(StudioError) {
+                send(.result(try StudioRating.rate(level, budget: budget, seed: r.seed ?? 0, threads: threads,
+                                                   rules: api.rules, database: api.store, events: send)))
+            } catch {
+                send(.error(error.message))
+            }
+        }
+    }
+
+    /// Starts the tune on its own threads and streams its events as JSON lines.
+    static func tune(_ job: StudioTune.Job, api: StudioAPI, threads: Int) throws(StudioError) -> Response {
+        try streamed { (send: @escaping @Sendable (StudioTune.Event) -> Void) in
+            do throws(StudioError) {
+                let (report, seconds) = try job.run(api: api, threads: threads, events: send)
+                send(.result(report, seconds: seconds))
+            } catch {
+                send(.error(error.message))
+            }
+        }
+    }
+
+    /// Runs `work` on a thread of its own, its events streamed as JSON lines; refused (409) while
+    /// another rating or tune runs: each uses every core.
+    static func streamed<Event: Encodable & Sendable>(
+        _ work: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) -> Void) throws(StudioError) -> Response {
         let busy = rating.withLock { running in
             if running { return true }
             running = true
@@ -179,7 +216,7 @@ public enum StudioServer {
         if busy { throw .conflict("a rating is already running; wait for it to finish") }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
         let encoder = StudioJSON.encoder()
-        @Sendable func send(_ e: StudioRating.Event) {
+        @Sendable func send(_ e: Event) {
             var data = (try? encoder.encode(e)) ?? Data()
             data.append(0x0A)
             continuation.yield(ByteBuffer(data: data))
@@ -189,13 +226,7 @@ public enum StudioServer {
                 rating.withLock { $0 = false }
                 continuation.finish()
             }
-            do throws(StudioError) {
-                let result = try StudioRating.rate(level, budget: budget, seed: r.seed ?? 0, threads: threads,
-                                                   rules: api.rules, database: api.store, events: send)
-                send(.result(result))
-            } catch {
-                send(.error(error.message))
-            }
+            work(send)
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson", .cacheControl: "no-store"],
                         body: .init(asyncSequence: stream))

@@ -48,6 +48,9 @@ import Testing
             // here its refusal, which any route answers as `{"error": ...}`.
             let refused = try await reply("POST /api/rate", "/api/rate", ["level": LevelCodec.encode(Level(name: "Empty"))])
             #expect(refused["error"] as? String == "the level cannot be rated yet: pegs: a classic level needs at least one orange peg")
+            // The same for a tune (StudioTuneTests reads its stream).
+            let untuned = try await reply("POST /api/levels/:file/tune", "/api/levels/mine.json/tune", ["tier": "hard", "max_edits": 0])
+            #expect(untuned["error"] as? String == "bad request: max_edits: 0 is outside 1...20")
             return visited
         }
         #expect(visited == (try Self.declaredRoutes()))

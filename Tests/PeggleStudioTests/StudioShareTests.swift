@@ -46,12 +46,15 @@ import Testing
     }
 
     /// Every route that writes or works for the designer only, with a body the designer's request passes
-    /// the checks with (`/api/rate`'s budget 7 is refused by the route itself, so no rating runs).
+    /// the checks with (`/api/rate`'s budget 7 and the tune's tier are refused by the routes themselves, so
+    /// nothing runs).
     static var designerOnly: [(uri: String, body: [String: Any], designerStatus: HTTPResponse.Status)] { [
         ("/api/levels", ["level": intruder], .ok),
         ("/api/edit", ["level": mine, "op": ["type": "remove", "id": 1]], .ok),
         ("/api/estimate", ["level": mine], .ok),
         ("/api/rate", ["level": mine, "budget": 7], .badRequest),
+        // It writes a new level file; `tier` refused by the route itself, so no tune runs.
+        ("/api/levels/mine.json/tune", ["tier": "extreme"], .badRequest),
     ] }
 
     @Test func aPlaytesterCannotWriteALevelOrRateAndTheDesignerCan() async throws {
@@ -64,7 +67,7 @@ import Testing
                 let r = try await Self.send(client, uri, body, Self.from(Self.playtest, json: true))
                 #expect(r.status == .forbidden, "\(uri)")
                 #expect(try errorText(r) == "refused: POST \(uri): a playtester may only play and record games "
-                    + "(no save, edit, estimate or rate); the designer's link has every right")
+                    + "(no save, edit, estimate, rate or tune); the designer's link has every right")
             }
             // Save over an existing file, and a copy of a read-only level: refused the same way.
             for body: [String: Any] in [["level": Self.intruder, "file": "mine.json"], ["level": Self.mine, "copy": true]] {

@@ -201,6 +201,18 @@ def test_design_play_and_rate_in_the_browser(studio, browser, peggle_bin, tmp_pa
     assert d.find_element(By.ID, "tier").text.lower() == row["tier"]
     assert js(d, "studio.rating.games") == int(row["random_games"]) + int(row["greedy_games"])
 
+    # Tune the saved file to very hard on the same budget: ten balls and three pegs stay easy
+    # within the dial's default 6 edits and 6 ratings, so the page says so and nothing is written.
+    d.find_element(By.CSS_SELECTOR, '#tune-tier option[value="very-hard"]').click()
+    d.find_element(By.ID, "tune").click()
+    head = WebDriverWait(d, 300).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tuning p[class^=tune-]"))[0]
+    assert head.text == "browser-test.json: not reached: no rated level within 6 edits and 6 ratings is very hard; nothing written"
+    # The rated level nearest very hard had three balls fewer: the edits the route reported.
+    assert [r.find_element(By.TAG_NAME, "td").text for r in d.find_elements(By.CSS_SELECTOR, "#tuning tr")[1:]] == ["before", "nearest"]
+    assert [li.text for li in d.find_elements(By.CSS_SELECTOR, "#tuning li")] == [
+        "balls 10 -> 9 (estimate 0.924)", "balls 9 -> 8 (estimate 0.785)", "balls 8 -> 7 (estimate 0.652)"]
+    assert sorted(p.name for p in folder.iterdir()) == ["browser-test.json"]
+
 
 # One orange peg straight below the cannon and one ball: the first shot straight down wins.
 def test_the_mode_form_comes_from_the_config(studio, browser):
@@ -616,12 +628,13 @@ def test_a_shared_studio_lets_a_playtester_with_its_link_play_and_record_and_ref
         shot(d, "playtester")
         # The page's own JSON requests to write a level are refused to a playtester.
         for path, body in [("/api/levels", "{level: studio.text, file: 'one-shot.json'}"), ("/api/levels", "{level: studio.text}"),
-                           ("/api/edit", "{level: studio.text, op: {type: 'remove', id: 1}}")]:
+                           ("/api/edit", "{level: studio.text, op: {type: 'remove', id: 1}}"),
+                           ("/api/levels/one-shot.json/tune", "{tier: 'hard'}")]:
             status = d.execute_async_script(f"""const done = arguments[0];
                 fetch("{path}", {{method: "POST", headers: {{"Content-Type": "application/json"}}, body: JSON.stringify({body})}})
                   .then(async (r) => done([r.status, (await r.json()).error]));""")
             assert status == [403, f"refused: POST {path}: a playtester may only play and record games "
-                              "(no save, edit, estimate or rate); the designer's link has every right"], status
+                              "(no save, edit, estimate, rate or tune); the designer's link has every right"], status
 
         # Another browser without the token is refused; with an earlier run's token too.
         s = stranger

@@ -230,8 +230,9 @@ function restore(from, to) {
 
 // MARK: estimate
 
-// Two significant digits, as `peggle estimate` prints them.
+// Two significant digits, as `peggle estimate` prints them; three, as `peggle level tune` does.
 function sig2(v) { return String(Number(v.toPrecision(2))); }
+function sig3(v) { return String(Number(v.toPrecision(3))); }
 
 // The instant estimate (the model of `peggle estimate`), asked after every accepted change of the
 // level. Replies can arrive out of order while the designer drags and edits quickly: only the
@@ -655,51 +656,143 @@ function showHud(st) {
 
 // MARK: rate
 
-async function rate() {
-  const button = $("#rate"), bar = $("#rate-progress"), out = $("#rating");
+// POSTs `body` to a streaming route (Rate, Tune) and hands each JSON line to `onEvent`; a refusal
+// before the stream (4xx) and an error line both throw.
+async function streamEvents(path, body, onEvent) {
+  const res = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      const event = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      if (event.type === "error") throw new Error(event.message);
+      onEvent(event);
+    }
+  }
+}
+
+// The Rate panel's budget and seed, which Tune's ratings use too.
+function rateBudget() { return parseInt($("#budget").value, 10) || studio.config.rating_budget; }
+function rateSeed() { return Math.max(0, parseInt($("#rate-seed").value, 10) || 0); }
+
+// Runs a streaming route for a panel: its button disabled and its progress bar shown meanwhile;
+// a failure empties the panel's output and says why.
+async function streamPanel(button, bar, out, path, body, onEvent) {
   button.disabled = true;
   bar.hidden = false;
   bar.value = 0;
-  out.textContent = "rating…";
-  studio.rating = null;
-  draw();
-  const rated = studio.text;
   try {
-    const budget = parseInt($("#budget").value, 10) || studio.config.rating_budget;
-    const res = await fetch("/api/rate", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ level: studio.text, budget, seed: Math.max(0, parseInt($("#rate-seed").value, 10) || 0) }),
-    });
-    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffered = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += decoder.decode(value, { stream: true });
-      let nl;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const event = JSON.parse(buffered.slice(0, nl));
-        buffered = buffered.slice(nl + 1);
-        if (event.type === "progress") {
-          bar.max = event.at_most;
-          bar.value = event.played;
-          out.textContent = `rating… ${event.played} games (at most ${event.at_most})`;
-        } else if (event.type === "result") {
-          event.result.text = rated;
-          showRating(event.result);
-        } else if (event.type === "error") {
-          throw new Error(event.message);
-        }
-      }
-    }
+    await streamEvents(path, body, onEvent);
   } catch (e) {
     out.textContent = "";
     say(e.message, "error");
   } finally {
     button.disabled = false;
     bar.hidden = true;
+  }
+}
+
+async function rate() {
+  const bar = $("#rate-progress"), out = $("#rating");
+  out.textContent = "rating…";
+  studio.rating = null;
+  draw();
+  const rated = studio.text;
+  await streamPanel($("#rate"), bar, out, "/api/rate", { level: studio.text, budget: rateBudget(), seed: rateSeed() }, (event) => {
+    if (event.type === "progress") {
+      bar.max = event.at_most;
+      bar.value = event.played;
+      out.textContent = `rating… ${event.played} games (at most ${event.at_most})`;
+    } else if (event.type === "result") {
+      event.result.text = rated;
+      showRating(event.result);
+    }
+  });
+}
+
+// MARK: tune
+
+// Tune to tier: `peggle level tune` on the open file as saved (POST /api/levels/FILE/tune). A
+// level that reaches the tier is written to a new file, which the list then shows.
+async function tune() {
+  if (!studio.file) return say("Save the level first: Tune works on a level file and writes the tuned level beside it.", "error");
+  if (studio.dirty) return say("Save your changes first: Tune tunes the level as saved in " + studio.file + ".", "error");
+  const bar = $("#tune-progress"), out = $("#tuning");
+  out.textContent = "tuning…";
+  const lines = [];
+  const path = `/api/levels/${encodeURIComponent(studio.file)}/tune`;
+  await streamPanel($("#tune"), bar, out, path, { tier: $("#tune-tier").value, budget: rateBudget(), seed: rateSeed() }, (event) => {
+    if (event.type === "progress") {
+      if (event.line) lines.push(event.line);
+      if (event.at_most) { bar.max = event.at_most; bar.value = event.played; }
+      const games = event.at_most ? `; rating ${event.ratings + 1}: ${event.played} games (at most ${event.at_most})` : "";
+      out.textContent = `tuning… ${event.ratings} rating${event.ratings === 1 ? "" : "s"} done, ${event.edits} edit${event.edits === 1 ? "" : "s"}${games}`;
+      const log = document.createElement("pre");
+      log.className = "hint";
+      log.textContent = lines.join("\n");
+      out.appendChild(log);
+    } else if (event.type === "result") {
+      showTune(event.result, event.seconds);
+    }
+  });
+}
+
+function showTune(r, seconds) {
+  const out = $("#tuning");
+  out.innerHTML = "";
+  const tierLabel = studio.config.tiers.find((t) => t.name === r.tier).label;
+  const head = document.createElement("p");
+  head.className = "tune-" + r.status;
+  // It stays shown when the new file is opened: it names the file it is of.
+  head.textContent = `${r.file}: ` + (r.status === "reached" ? `reached ${tierLabel} with ${r.edits.length} edit${r.edits.length === 1 ? "" : "s"}`
+    : r.status === "already_there" ? `already ${tierLabel}: nothing to do, nothing written`
+    : `not reached: no rated level within ${r.max_edits} edits and ${r.max_ratings} ratings is ${tierLabel}; nothing written`);
+  out.appendChild(head);
+  const rated = (x) => `sigma50 ${sig3(x.sigma50)} rad (${sig3(x.low)} to ${sig3(x.high)}), ${x.tier}`;
+  const table = document.createElement("table");
+  table.innerHTML = "<tr><th></th><th>rated</th><th>estimate</th></tr>";
+  // As the command's report: "nearest" only when an edited level was nearer than the original.
+  const rows = [["before", r.before]].concat(r.edits.length === 0 ? [] : [[r.status === "reached" ? "after" : "nearest", r.after]]);
+  for (const [what, x] of rows) {
+    const tr = document.createElement("tr");
+    for (const v of [what, rated(x), sig3(x.estimate)]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+  out.appendChild(table);
+  if (r.edits.length) {
+    const ol = document.createElement("ol");
+    for (const e of r.edits) {
+      const li = document.createElement("li");
+      li.textContent = `${e.description} (estimate ${sig3(e.estimate)})`;
+      ol.appendChild(li);
+    }
+    out.appendChild(ol);
+  }
+  const foot = document.createElement("p");
+  foot.className = "hint";
+  foot.textContent = `${r.ratings.length} rating${r.ratings.length === 1 ? "" : "s"}, ${r.games_added} games played `
+    + `(${r.games_stored} found stored) in ${seconds.toFixed(1)} s`;
+  out.appendChild(foot);
+  if (r.out) {
+    const open = document.createElement("button");
+    open.id = "tune-open";
+    open.textContent = `Open ${r.out}`;
+    open.onclick = () => openLevel(r.out);
+    out.appendChild(open);
+    refreshList();
   }
 }
 
@@ -933,6 +1026,11 @@ async function start() {
   for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
   $("#new").onclick = newLevel;
   for (const m of studio.config.modes) $("#list-mode").add(new Option(m.label, m.name));
+  // The list filters on the estimate's tier by its label; a tune asks for a tier by its name.
+  for (const t of studio.config.tiers) {
+    $("#list-tier").add(new Option(t.label));
+    $("#tune-tier").add(new Option(t.label, t.name));
+  }
   let typing = null;
   $("#list-search").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => listChanged(true), 150); });
   $("#list-mode").onchange = () => listChanged(true);
@@ -964,6 +1062,7 @@ async function start() {
     : "Games are not recorded (start the studio with --db FILE to record them).";
   $("#replay").onclick = replay;
   $("#rate").onclick = rate;
+  $("#tune").onclick = tune;
   $("#settings").addEventListener("change", settingsChanged);
   $("#settings").addEventListener("submit", (e) => e.preventDefault());
   canvas.addEventListener("mousedown", onDown);
