@@ -145,7 +145,8 @@ struct SavedStateTests {
         #expect(try refusal(a, #"{"cmd": "load_state", "state": "AAAA"}"#) == "load_state: these 3 bytes are not a state save_state wrote")
         #expect(try refusal(a, #"{"cmd": "load_state", "state": "%%"}"#) == #"load_state: "state" is not base64 text (2 characters)"#)
         #expect(try refusal(a, #"{"cmd": "load_state"}"#) == #"load_state: give "state", the base64 text `save_state` replied"#)
-        #expect(try refusal(a, #"{"cmd": "save_state", "state": 1}"#).contains("unknown field"))
+        #expect(try refusal(a, #"{"cmd": "save_state", "state": 1}"#)
+            == #"save_state: unknown field "state" (it takes only "cmd" and "id")"#)
     }
 
     /// Every stored property of the four types a state is made of, pinned: a new one fails here

@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from .backends import start
 from .client import PeggleError
