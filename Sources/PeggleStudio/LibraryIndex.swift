@@ -59,7 +59,12 @@ public final class LibraryIndex: Sendable {
     }
 
     struct State {
-        var rows: [String: Row] = [:]
+        /// The rows by file; changed only through `set` and `keep`, which keep `inFileOrder` true.
+        private(set) var rows: [String: Row] = [:]
+        /// `rows` in file order, made by the first list request that needs it and kept in step by
+        /// one-file changes: a list request sorts positions in it, never rows (sorting 10,000 rows
+        /// by value took most of a request's 50 ms).
+        private(set) var inFileOrder: [Row]?
         /// Whether a full scan has finished (until then the list is marked incomplete).
         var complete = false
         /// Whether the first scan is running, and the files it found.
@@ -72,6 +77,46 @@ public final class LibraryIndex: Sendable {
         var estimates: [String: Estimate?] = [:]
         /// Whether the estimating thread runs.
         var estimating = false
+
+        /// Puts `row` under `file`, or drops the file (nil).
+        mutating func set(_ file: String, _ row: Row?) {
+            rows[file] = row
+            guard var order = inFileOrder else { return }
+            inFileOrder = nil  // so `order` is the array's only holder and changes in place
+            var (low, high) = (0, order.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if order[mid].entry.file.utf8.lexicographicallyPrecedes(file.utf8) { low = mid + 1 } else { high = mid }
+            }
+            let found = low < order.count && order[low].entry.file == file
+            switch (found, row) {
+            case (true, let row?): order[low] = row
+            case (true, nil): order.remove(at: low)
+            case (false, let row?): order.insert(row, at: low)
+            case (false, nil): break
+            }
+            inFileOrder = order
+        }
+
+        /// Puts many rows at once (a scan's chunk); `inFileOrder` is made again when next asked for.
+        mutating func set(_ many: [(file: String, row: Row)]) {
+            for (file, row) in many { rows[file] = row }
+            inFileOrder = nil
+        }
+
+        /// Keeps only the files `keep` says yes to.
+        mutating func keep(_ keep: (String) -> Bool) {
+            rows = rows.filter { keep($0.key) }
+            inFileOrder = nil
+        }
+
+        /// `rows` in file order.
+        mutating func rowsInFileOrder() -> [Row] {
+            if let order = inFileOrder { return order }
+            let order = rows.values.sorted { $0.entry.file.utf8.lexicographicallyPrecedes($1.entry.file.utf8) }
+            inFileOrder = order
+            return order
+        }
     }
 
     let state = Mutex(State())
@@ -100,7 +145,8 @@ public final class LibraryIndex: Sendable {
         }
         guard begin else { return }
         Thread.detachNewThread { [self] in
-            refreshing.withLock { _ in scanAll() }
+            // A save's `refresh(wait: true)` may have taken the lock first and scanned already.
+            refreshing.withLock { _ in if !state.withLock({ $0.complete }) { scanAll() } }
             state.withLock { $0.building = false }
         }
     }
@@ -109,7 +155,8 @@ public final class LibraryIndex: Sendable {
     /// answers with the rows indexed so far (marked incomplete); what must see every level (the
     /// name check of a save) `wait`s for the scan.
     func refresh(wait: Bool = false) {
-        if !wait, state.withLock({ $0.building }) { return }
+        // Only while the first scan runs: once it is complete, every list must see later changes.
+        if !wait, state.withLock({ $0.building && !$0.complete }) { return }
         refreshing.withLock { _ in
             let (complete, fd) = state.withLock { ($0.complete, $0.watch) }
             guard complete, fd >= 0, let names = Self.drain(fd) else {
@@ -138,7 +185,7 @@ public final class LibraryIndex: Sendable {
             if known[name] != stamp { toRead.append((name, stamp)) }
         }
         state.withLock { s in
-            s.rows = s.rows.filter { stamps[$0.key] != nil }
+            s.keep { stamps[$0] != nil }
             s.expected = stamps.count
         }
         let chunk = 256
@@ -149,7 +196,7 @@ public final class LibraryIndex: Sendable {
             // another's last run of files.
             let rows = Parallel.map(part.count, threads: threads, chunksPerThread: Int.max) { [self] i in read(part[i].0, part[i].1) }
             state.withLock { s in
-                for (i, row) in rows.enumerated() { s.rows[part[i].0] = row }
+                s.set(rows.enumerated().map { (part[$0].0, $1) })
             }
             start += chunk
         }
@@ -164,12 +211,12 @@ public final class LibraryIndex: Sendable {
         for name in names {
             let stamp = LevelFolder.isLevelFileName(name) ? stampOf(name) : nil
             guard let stamp else {
-                state.withLock { _ = $0.rows.removeValue(forKey: name) }
+                state.withLock { $0.set(name, nil) }
                 continue
             }
             if state.withLock({ $0.rows[name]?.stamp }) == stamp { continue }
             let row = read(name, stamp)
-            state.withLock { $0.rows[name] = row }
+            state.withLock { $0.set(name, row) }
         }
     }
 
@@ -240,7 +287,8 @@ public final class LibraryIndex: Sendable {
             var start = 0
             while start < todo.count {
                 let part = Array(todo[start..<min(start + chunk, todo.count)])
-                let done = Parallel.map(part.count, threads: threads, chunksPerThread: Int.max) { [folder] i in
+                // Below the request threads' priority: a list request answers at once while this runs.
+                let done = Parallel.map(part.count, threads: threads, chunksPerThread: Int.max, priority: .background) { [folder] i in
                     Self.estimate(part[i].file, in: folder, hash: part[i].hash)
                 }
                 state.withLock { s in
@@ -352,48 +400,51 @@ public final class LibraryIndex: Sendable {
     /// content hashes of the levels that have a rating (what `query.rated` filters by).
     func page(_ query: LevelQuery, rated: Set<String> = []) -> LevelPage {
         refresh()
-        // Each row with its estimate: none yet (`estimated` false), or settled (nil: cannot be).
-        let (rows, complete, expected) = state.withLock { s in
-            (s.rows.values.map { row -> Listed in
-                guard let hash = row.hash else { return Listed(row: row, estimate: nil, estimated: true) }
-                let e = s.estimates[hash]
-                return Listed(row: row, estimate: e ?? nil, estimated: e != nil)
-            }, s.complete, s.expected)
-        }
+        let (rows, estimates, complete, expected) = state.withLock { s in (s.rowsInFileOrder(), s.estimates, s.complete, s.expected) }
+        // Each row's estimate: none yet (not settled), or settled (nil: the level cannot have one).
+        var estimate = [Estimate?](repeating: nil, count: rows.count)
+        var estimated = 0
         let text = query.text.lowercased()
-        let kept = rows.filter { r in
-            let row = r.row
+        // Positions in `rows` (file order) of the rows the query keeps.
+        var kept: [Int] = []
+        for (i, row) in rows.enumerated() {
+            if let hash = row.hash {
+                if let e = estimates[hash] {
+                    estimate[i] = e
+                    estimated += 1
+                }
+            } else {
+                estimated += 1
+            }
             guard query.mode == nil || row.entry.mode == query.mode,
                   query.rated.map({ rated.contains(row.hash ?? "") == $0 }) ?? true,
-                  text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text) else { return false }
-            if query.tier == nil && query.sigma50Min == nil && query.sigma50Max == nil { return true }
-            guard let e = r.estimate else { return false }
-            return (query.tier == nil || e.tier == query.tier) && (query.sigma50Min.map { e.sigma50 >= $0 } ?? true)
-                && (query.sigma50Max.map { e.sigma50 <= $0 } ?? true)
+                  text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text) else { continue }
+            if query.tier != nil || query.sigma50Min != nil || query.sigma50Max != nil {
+                guard let e = estimate[i], query.tier == nil || e.tier == query.tier, query.sigma50Min.map({ e.sigma50 >= $0 }) ?? true,
+                      query.sigma50Max.map({ e.sigma50 <= $0 }) ?? true else { continue }
+            }
+            kept.append(i)
         }
-        let sorted = kept.sorted { a, b in
-            // Levels not estimated (yet) come last in either order of the estimate's sorts.
-            if query.sort.readsEstimate, (a.estimate == nil) != (b.estimate == nil) { return b.estimate == nil }
-            let order = query.sort.compare(a, b)
-            if order != 0 { return query.descending ? order > 0 : order < 0 }
-            return a.row.entry.file.utf8.lexicographicallyPrecedes(b.row.entry.file.utf8)
+        var order = kept
+        if query.sort == .file {
+            if query.descending { order.reverse() }
+        } else {
+            order.sort { i, j in
+                // Levels not estimated (yet) come last in either order of the estimate's sorts.
+                if query.sort.readsEstimate, (estimate[i] == nil) != (estimate[j] == nil) { return estimate[j] == nil }
+                let c = query.sort.compare(rows[i], estimate[i], rows[j], estimate[j])
+                if c != 0 { return query.descending ? c > 0 : c < 0 }
+                return i < j  // ties in file order
+            }
         }
-        let items = sorted.dropFirst(query.offset).prefix(query.limit).map { r in
-            var entry = r.row.entry
-            entry.sigma50 = r.estimate?.sigma50
-            entry.tier = r.estimate?.tier.rawValue
+        let items = order.dropFirst(query.offset).prefix(query.limit).map { i in
+            var entry = rows[i].entry
+            entry.sigma50 = estimate[i]?.sigma50
+            entry.tier = estimate[i]?.tier.rawValue
             return entry
         }
         return LevelPage(total: rows.count, matched: kept.count, offset: query.offset, limit: query.limit,
-                         complete: complete, expected: max(expected, rows.count),
-                         estimated: rows.count(where: \.estimated), items: Array(items))
-    }
-
-    /// A row as the list reads it: with its estimate, and whether the estimate is settled.
-    struct Listed {
-        var row: Row
-        var estimate: Estimate?
-        var estimated: Bool
+                         complete: complete, expected: max(expected, rows.count), estimated: estimated, items: Array(items))
     }
 }
 
@@ -409,9 +460,10 @@ public struct LevelQuery: Sendable, Equatable {
 
         var readsEstimate: Bool { self == .sigma50 || self == .tier }
 
-        func compare(_ x: LibraryIndex.Listed, _ y: LibraryIndex.Listed) -> Int {
+        /// The order of two rows with their estimates, by this sort alone (file order, the ties'
+        /// order, is the list's; `.file` is that order already).
+        func compare(_ a: LibraryIndex.Row, _ x: LibraryIndex.Estimate?, _ b: LibraryIndex.Row, _ y: LibraryIndex.Estimate?) -> Int {
             func order<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
-            let (a, b) = (x.row, y.row)
             switch self {
             case .file: return a.entry.file.utf8.lexicographicallyPrecedes(b.entry.file.utf8) ? -1 : (a.entry.file == b.entry.file ? 0 : 1)
             case .name: return order(a.key, b.key)
@@ -419,10 +471,10 @@ public struct LevelQuery: Sendable, Equatable {
             case .pegs: return order(a.entry.pegs, b.entry.pegs)
             case .orange: return order(a.entry.orange, b.entry.orange)
             case .blocks: return order(a.entry.blocks, b.entry.blocks)
-            case .sigma50: return order(x.estimate?.sigma50 ?? 0, y.estimate?.sigma50 ?? 0)
+            case .sigma50: return order(x?.sigma50 ?? 0, y?.sigma50 ?? 0)
             case .tier:
                 func rank(_ e: LibraryIndex.Estimate?) -> Int { e.flatMap { Tier.allCases.firstIndex(of: $0.tier) } ?? 0 }
-                return order(rank(x.estimate), rank(y.estimate))
+                return order(rank(x), rank(y))
             }
         }
     }

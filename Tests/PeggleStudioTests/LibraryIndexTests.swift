@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Hummingbird
-import HummingbirdTesting
 import PeggleEstimate
 import PeggleGame
 import PeggleLevel
@@ -105,6 +104,25 @@ import Testing
         #expect(fresh.list() == library.list())
     }
 
+    /// The list's file order is kept in step by one-file changes after a list has been asked for:
+    /// a file added between two others, rewritten, and removed each sit where a fresh index puts them.
+    @Test func oneFileChangesKeepTheListInFileOrder() throws {
+        let folder = try Self.folder(3)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        func files() -> [String] { Self.files(library.list(LevelQuery())) }
+        func fresh() throws -> [String] { Self.files(try LevelLibrary(folder: folder.path, threads: 1).list(LevelQuery())) }
+        #expect(files() == ["level-000.json", "level-001.json", "level-002.json"])
+        try Self.write(folder, "level-0005.json", Self.level(7, name: "Between"))
+        #expect(files() == ["level-000.json", "level-0005.json", "level-001.json", "level-002.json"])
+        #expect(try files() == fresh())
+        try Self.write(folder, "level-0005.json", Self.level(8, name: "Between Again"))
+        #expect(library.list(LevelQuery()).items[1].name == "Between Again")
+        try FileManager.default.removeItem(atPath: folder.file("level-000.json"))
+        #expect(files() == ["level-0005.json", "level-001.json", "level-002.json"])
+        #expect(try files() == fresh())
+        #expect(library.list(LevelQuery(sort: .file, descending: true)).items.map(\.file) == ["level-002.json", "level-001.json", "level-0005.json"])
+    }
+
     /// A link in the folder to another level of it follows its target's changes, whose events
     /// name the target, not the link.
     @Test func aLinkFollowsItsTarget() throws {
@@ -133,6 +151,19 @@ import Testing
         #expect(try library.save(Self.level(1, name: "Taken 2"), file: nil).file == "taken-2.json")
         // Once the first scan is done: a list during it holds the levels scanned so far.
         #expect(Self.settled(library, LevelQuery(text: "taken"), estimates: false).matched == 2)
+    }
+
+    /// When a save's scan finished the index before the builder thread began, a list made while
+    /// that thread winds down still reads later changes (it once answered "complete" without them).
+    @Test func aListAfterASavesScanSeesLaterChanges() throws {
+        let folder = try Self.folder(2)
+        let library = try LevelLibrary(folder: folder.path, threads: 2)
+        library.index.refresh(wait: true)  // a save's name check, first
+        library.index.state.withLock { $0.building = true }  // the builder thread, not yet done
+        try Self.write(folder, "outside.json", Self.level(0, name: "Taken"))
+        let page = library.list(LevelQuery())
+        #expect(page.complete)
+        #expect(Self.files(page) == ["level-000.json", "level-001.json", "outside.json"])
     }
 
     /// The list's page once the index is complete and, with `estimates`, every level's estimate
@@ -196,7 +227,7 @@ import Testing
     }
 
     /// The files of the first page of `GET /api/levels?rated=rated`.
-    static func rated(_ client: any TestClientProtocol, _ rated: String) async throws -> [String?] {
+    static func rated(_ client: RouterClient, _ rated: String) async throws -> [String?] {
         let page = try json(try await client.execute(uri: "/api/levels?rated=\(rated)", method: .get).body)
         return try #require(page["items"] as? [[String: Any]]).map { $0["file"] as? String }
     }
