@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleAgents
 import PeggleGame
 import PeggleLevel
@@ -36,10 +35,9 @@ extension StudioAddress {
 }
 
 /// Runs `test` against the studio's router on `folder`.
-func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+func withStudio<T: Sendable>(_ folder: StudioFolder, _ test: @Sendable (RouterClient) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path))
-    let app = Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter))
-    return try await app.test(.router, test)
+    return try await RouterClient.test(StudioServer.router(api: api, threads: 2, address: .testRouter), test)
 }
 
 /// A reply's JSON object. Every key in it, at any depth, must be snake_case, the studio's one
@@ -68,7 +66,7 @@ func keysNotInSnakeCase(_ value: Any, at path: String = "") -> [String] {
     return []
 }
 
-func post(_ client: any TestClientProtocol, _ uri: String, _ body: [String: Any]) async throws -> TestResponse {
+func post(_ client: RouterClient, _ uri: String, _ body: [String: Any]) async throws -> TestResponse {
     let data = try JSONSerialization.data(withJSONObject: body)
     return try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: data))
 }
@@ -243,7 +241,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
 }
 
 @Suite struct StudioEditTests {
-    func edit(_ client: any TestClientProtocol, _ level: String, _ op: [String: Any]) async throws -> TestResponse {
+    func edit(_ client: RouterClient, _ level: String, _ op: [String: Any]) async throws -> TestResponse {
         try await post(client, "/api/edit", ["level": level, "op": op])
     }
 
@@ -468,7 +466,7 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
     static let mine = LevelCodec.encode(StudioFolder.mine)
 
     /// Expects posting `body` to `uri` to be refused with 400 and `message`.
-    static func said(_ client: any TestClientProtocol, _ uri: String, _ body: String, _ message: String) async throws {
+    static func said(_ client: RouterClient, _ uri: String, _ body: String, _ message: String) async throws {
         let r = try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
         #expect(r.status == .badRequest, "\(uri) \(body.suffix(80))")
         #expect(try errorText(r) == message, "\(uri) \(body.suffix(80))")

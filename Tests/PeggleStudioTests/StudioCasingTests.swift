@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import PeggleLevel
 import PeggleStore
 import PeggleStudio

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleGame
 import PeggleLevel
 import PeggleStore
@@ -10,9 +9,9 @@ import Testing
 
 /// Runs `test` against a studio that records games in `store`.
 func withRecordingStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleStore,
-                                      _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+                                      _ test: @Sendable (RouterClient) async throws -> T) async throws -> T {
     let api = StudioAPI(library: try LevelLibrary(folder: folder.path), store: store)
-    return try await Application(router: StudioServer.router(api: api, threads: 2, address: .testRouter)).test(.router, test)
+    return try await RouterClient.test(StudioServer.router(api: api, threads: 2, address: .testRouter), test)
 }
 
 @Suite struct StudioPlaytestTests {

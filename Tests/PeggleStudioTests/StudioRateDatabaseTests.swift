@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleGame
 import PeggleLevel
 import PeggleStore
@@ -12,7 +11,7 @@ import Testing
 /// and a level a `peggle rate` holds is refused with the process named. In `StudioRateTests`, whose
 /// tests run one at a time: the studio runs one rating at a time per process.
 extension StudioRateTests {
-    static func rate(_ client: any TestClientProtocol, _ level: String) async throws -> (status: HTTPResponse.Status, result: [String: Any]?, error: String?) {
+    static func rate(_ client: RouterClient, _ level: String) async throws -> (status: HTTPResponse.Status, result: [String: Any]?, error: String?) {
         let r = try await post(client, "/api/rate", ["level": level, "budget": 16])
         let lines = try String(buffer: r.body).split(separator: "\n").map { try jsonLine(Data($0.utf8)) }
         if r.status != .ok { return (r.status, nil, try errorText(r)) }

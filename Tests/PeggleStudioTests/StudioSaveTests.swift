@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleLevel
 import PeggleStudio
 import PeggleTestSupport

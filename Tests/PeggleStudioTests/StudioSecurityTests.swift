@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleLevel
 import PeggleStore
 import PeggleStudio

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleLevel
 import PeggleStore
 import PeggleStudio
@@ -25,10 +24,10 @@ import Testing
 
     /// The test router's requests name port 80; the studio listens on every interface.
     static func sharedStudio<T: Sendable>(_ folder: StudioFolder, _ store: PeggleStore? = nil,
-                                          _ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+                                          _ test: @Sendable (RouterClient) async throws -> T) async throws -> T {
         let api = StudioAPI(library: try LevelLibrary(folder: folder.path), store: store)
         let address = StudioAddress(host: "0.0.0.0", port: 80)
-        return try await Application(router: StudioServer.router(api: api, threads: 2, address: address, share: share)).test(.router, test)
+        return try await RouterClient.test(StudioServer.router(api: api, threads: 2, address: address, share: share), test)
     }
 
     /// What a browser on another machine sends: its Host, the page's Origin, the cookies.
@@ -40,7 +39,7 @@ import Testing
         return h
     }
 
-    static func send(_ client: any TestClientProtocol, _ uri: String, _ body: [String: Any]?, _ headers: HTTPFields) async throws -> TestResponse {
+    static func send(_ client: RouterClient, _ uri: String, _ body: [String: Any]?, _ headers: HTTPFields) async throws -> TestResponse {
         guard let body else { return try await client.execute(uri: uri, method: .get, headers: headers) }
         return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PeggleAgents
 import PeggleDifficulty
 import PeggleLevel
@@ -16,7 +15,7 @@ import Testing
 /// time per process. The ratings here are small (16 games), since what is tested is the route, not the dial.
 extension StudioRateTests {
     /// A tune's reply: its status, its JSON lines (progress, then the result or an error), the result.
-    static func tune(_ client: any TestClientProtocol, _ file: String, _ body: [String: Any]) async throws
+    static func tune(_ client: RouterClient, _ file: String, _ body: [String: Any]) async throws
         -> (status: HTTPResponse.Status, events: [[String: Any]], result: [String: Any]?, seconds: Double?) {
         let r = try await post(client, "/api/levels/\(file)/tune", body)
         let events = try String(buffer: r.body).split(separator: "\n").map { try jsonLine(Data($0.utf8)) }
