@@ -105,6 +105,19 @@ setup_python() {
     sum="$(cksum < "$requirements")"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
         setup_say "installing the Python test requirements into ${venv/#$root\//} with pip"
+        # torch (stable-baselines3's) as its CPU-only build when a folder of pip's find-links holds
+        # one for this Python (this image's /opt/wheels does): no test uses a GPU, and the default
+        # build adds about 3 GB of NVIDIA libraries to download and unpack (docs/distribution.md, "CI").
+        local links folder tag cpu_torch=
+        links="${PIP_FIND_LINKS:-} $("$PEGGLE_PYTHON" -m pip config get global.find-links 2>/dev/null || true)"
+        tag="$("$PEGGLE_PYTHON" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
+        for folder in $links; do
+            [ -d "$folder" ] && cpu_torch="$(ls "$folder"/torch-*+cpu-"$tag"-"$tag"-*linux*_x86_64.whl 2>/dev/null | sort -V | tail -1 || true)"
+            [ -n "$cpu_torch" ] && break
+        done
+        if [ -n "$cpu_torch" ] && [ "$(uname -m)" = x86_64 ]; then
+            "$PEGGLE_PYTHON" -m pip install --quiet --disable-pip-version-check "$cpu_torch" >&2 || cpu_torch=
+        fi
         "$PEGGLE_PYTHON" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2 || {
             setup_say "error: pip could not install python/requirements-test.txt (is the network up?)"
             exit 1
