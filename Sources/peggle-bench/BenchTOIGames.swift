@@ -17,7 +17,7 @@ struct BenchTOIGames: ParsableCommand {
             + "their end (or the aims' end) by v1 (GameState.shoot) and by v2 (TOIGame.shoot), one thread, interleaved runs; "
             + "shots/s counts each engine's own shots (the games part ways). Differences: every shot of v1's games played again "
             + "from the same state by v2 (TOIGame(state:)) and by v1 with the aim moved by --nudge radians: pegs lit the same, "
-            + "caught the same, and where the ball left play (x on the exit line or the mouth). A level v2 refuses gets a row "
+            + "caught the same, and where the ball left play (on the exit line or the mouth; v1's extended along its last step). A level v2 refuses gets a row "
             + "saying why.")
 
     @Option(help: "Level files, comma-separated (default: Levels/*.json but the benchmark scene bench-grid.json).")
@@ -66,13 +66,16 @@ struct BenchTOIGames: ParsableCommand {
         return (0..<count).map { _ in -1.3 + 2.6 * Double(rng.next() >> 11) * 0x1p-53 }
     }
 
-    /// Where v1's ball left play: on the exit line (between its last two recorded step ends), or
-    /// its last recorded point (caught, stuck, timed out).
-    static func v1End(_ shot: ShotResult, exitY: Double) -> Vec2 {
+    /// Where v1's ball left play: on the exit line or the bucket's mouth, extended along its last
+    /// recorded step (a ball that left is not recorded at the step it left in); otherwise (stuck,
+    /// timed out) its last recorded point.
+    static func v1End(_ shot: ShotResult, rules: Rules) -> Vec2 {
         guard let pts = shot.trajectory?.paths.last?.points, let last = pts.last else { return .zero }
-        guard last.y > exitY, pts.count >= 2 else { return last }
+        guard pts.count >= 2, !shot.timedOut, shot.stuckBalls == 0 else { return last }
+        let line = shot.caught > 0 ? rules.bucket.top : rules.physics.exitY
         let prev = pts[pts.count - 2]
-        return prev + (last - prev) * ((exitY - prev.y) / (last.y - prev.y))
+        guard last.y > prev.y else { return last }
+        return last + (last - prev) * ((line - last.y) / (last.y - prev.y))
     }
 
     func run() throws {
@@ -135,9 +138,9 @@ struct BenchTOIGames: ParsableCommand {
                         if r1.caught == r2.caught { sameCaught12 += 1 }
                         if r1.hits == r11.hits { same11 += 1 }
                         if r1.caught == r11.caught { sameCaught11 += 1 }
-                        let e1 = Self.v1End(r1, exitY: rules.physics.exitY)
+                        let e1 = Self.v1End(r1, rules: rules)
                         gaps12.append((e1 - other.lastEnd!).length)
-                        gaps11.append((e1 - Self.v1End(r11, exitY: rules.physics.exitY)).length)
+                        gaps11.append((e1 - Self.v1End(r11, rules: rules)).length)
                     }
                     if s1.status == .won { won1 += 1 }
                 }
