@@ -80,7 +80,7 @@ let package = Package(
         // The game: game state, shot resolution, scoring, modes, the played-game row, the aim encoder
         // (what a shot at each aim would do: the env's `aim` observation, the linear agent's and the
         // estimate's features). Value types.
-        .target(name: "PeggleGame", dependencies: ["PegglePhysics", "PeggleUtilities", "PeggleLevel"], swiftSettings: tuned),
+        .target(name: "PeggleGame", dependencies: ["PegglePhysics", "PegglePhysicsTOI", "PeggleUtilities", "PeggleLevel"], swiftSettings: tuned),
         // Difficulty statistics: sigma50's skill model and posterior, the adaptive measurement and its
         // stopping rule, Wilson intervals, per-agent statistics, tiers.
         .target(name: "PeggleDifficulty", dependencies: ["PeggleUtilities", "PeggleLevel", "PeggleGame"]),
@@ -189,7 +189,7 @@ let package = Package(
         .target(name: "PeggleTestSupport", dependencies: ["PeggleDifficulty"], path: "Tests/PeggleTestSupport"),
         .testTarget(name: "PegglePhysicsTests", dependencies: ["PegglePhysics", "PeggleTestSupport"]),
         .testTarget(name: "PegglePhysicsTOITests", dependencies: ["PegglePhysicsTOI", "PegglePhysics", "PeggleUtilities", "PeggleLevel",
-                                                               "PeggleTestSupport"]),
+                                                               "PeggleGame", "PeggleTestSupport"]),
         .testTarget(name: "PeggleUtilitiesTests", dependencies: ["PeggleUtilities"]),
         .testTarget(name: "PeggleLevelTests", dependencies: ["PeggleLevel", "PeggleTestSupport"]),
         .testTarget(name: "PeggleGeneratorTests", dependencies: ["PeggleGenerator", "PeggleTestSupport"]),

@@ -69,9 +69,7 @@ public struct GameState: Sendable {
         if let issue = level.validate(rules: rules).first { throw issue }
         self.level = level
         self.rules = rules
-        var obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
-        obstacles += level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
-        world = PhysicsWorld(config: rules.physics, obstacles: obstacles, bucket: rules.bucket)
+        world = PhysicsWorld(config: rules.physics, obstacles: Self.obstacles(level: level, rules: rules), bucket: rules.bucket)
         pegs = level.pegs.map { PegState(kind: $0.kind) }
         orangeTotal = level.count(of: .orange)
         purpleSlots = level.count(of: .purple)
@@ -83,6 +81,12 @@ public struct GameState: Sendable {
         }
         ballInfo.reserveCapacity(rules.physics.maxBalls)
         scratch.reserveCapacity(16)
+    }
+
+    /// The level's obstacles as the physics sees them: pegs (ids `0..<pegs.count`), then blocks.
+    public static func obstacles(level: Level, rules: Rules) -> [Obstacle] {
+        level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
+            + level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
     }
 
     /// Restarts the random stream from `seed` (a copy of a fresh game becomes a new game).

@@ -16,9 +16,7 @@ public enum Benchmarks {
     /// one ball per angle from the cannon, until it leaves the board or the shot time limit.
     /// Returns the number of fixed steps simulated.
     public static func physicsSteps(level: Level, rules: Rules, angles: ArraySlice<Double>) -> Int {
-        var obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
-        obstacles += level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
-        var world = PhysicsWorld(config: rules.physics, obstacles: obstacles)
+        var world = PhysicsWorld(config: rules.physics, obstacles: GameState.obstacles(level: level, rules: rules))
         let maxSteps = Int((rules.shotTimeLimit / rules.physics.timeStep).rounded(.up))
         var total = 0
         for a in angles {

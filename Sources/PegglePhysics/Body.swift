@@ -45,6 +45,18 @@ public struct Contact: Sendable, Equatable {
     public var velocityBefore: Vec2
     /// Simulated time of the event, seconds (between the step's start and end).
     public var time: Double
+
+    public init(kind: ContactKind, ball: Int32, other: Int32, point: Vec2, normal: Vec2, impactSpeed: Double,
+                velocityBefore: Vec2, time: Double) {
+        self.kind = kind
+        self.ball = ball
+        self.other = other
+        self.point = point
+        self.normal = normal
+        self.impactSpeed = impactSpeed
+        self.velocityBefore = velocityBefore
+        self.time = time
+    }
 }
 
 /// The bucket: two rims (vertical capsules) that slide left and right along the bottom at a steady

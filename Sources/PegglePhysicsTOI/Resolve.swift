@@ -33,12 +33,23 @@ public enum Resolve {
         return h
     }
 
-    /// A static primitive hit with the ball's centre at `point` and velocity `v`.
+    /// A primitive of no obstacle (a bucket rim's cap or face, in the bucket's frame), as v1's
+    /// `StoreHit`: a circle (centre p, q; radius r) or a side (normal p, q; offset r).
+    static func storeHit(isEdge: Bool, p: Double, q: Double, r: Double) -> StoreHit {
+        var h = StoreHit.none(0)
+        h.owner = -1
+        h.isEdge = isEdge
+        (h.p, h.q, h.r) = (p, q, r)
+        return h
+    }
+
+    /// A primitive hit with the ball's centre at `point` and velocity `v`, in the primitive's
+    /// frame; a moving one (a bucket rim) moves at `surface`, as v1's response takes it.
     public static func primitive(_ hit: StoreHit, point: Vec2, velocity v: Vec2, restitution: Double,
-                                 config: PhysicsConfig) -> Result {
+                                 surface: Vec2 = .zero, config: PhysicsConfig) -> Result {
         let q = hit.separated(point, slop: config.contactSlop)
         let n = hit.normal(at: q)
-        let r = PhysicsWorld.respond(v, normal: n, surface: .zero, restitution: restitution,
+        let r = PhysicsWorld.respond(v, normal: n, surface: surface, restitution: restitution,
                                      resting: config.restingSpeed, lag: .zero)
         return Result(position: q, velocity: r.v, normal: n, impactSpeed: r.speed, rested: r.rested)
     }

@@ -57,11 +57,6 @@ struct BenchTOI: ParsableCommand {
         var firstContact: Vec2 = .zero
     }
 
-    static func obstacles(_ level: Level, _ rules: Rules) -> [Obstacle] {
-        level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
-            + level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
-    }
-
     static func launch(_ angle: Double, _ rules: Rules) -> Vec2 { Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed }
 
     /// v1, step by step (the same steps as the free-flight loop). A ball that left is placed where
@@ -104,7 +99,7 @@ struct BenchTOI: ParsableCommand {
         var out = try BenchOutput<Row>(output)
         let rules = Rules()
         let angles = Benchmarks.gridAngles(shots)
-        let obstacles = Self.obstacles(level, rules)
+        let obstacles = GameState.obstacles(level: level, rules: rules)
         let round = BenchClock.round
 
         // Speed, interleaved runs, one thread each.

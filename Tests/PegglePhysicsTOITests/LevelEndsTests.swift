@@ -1,4 +1,5 @@
 import Foundation
+import PeggleGame
 import PeggleLevel
 import PegglePhysics
 import PegglePhysicsTOI
@@ -22,8 +23,7 @@ struct LevelEndsTests {
         for file in files {
             let level = try LevelCodec.decode(Repository.data(file))
             // As `peggle-bench toi` builds the scene: pegs and blocks, never removed, no bucket.
-            let obstacles = level.pegs.map { Obstacle(shape: $0.physicsShape, restitution: rules.restitution) }
-                + level.blocks.map { Obstacle(shape: $0.physicsShape, restitution: $0.restitution(rules)) }
+            let obstacles = GameState.obstacles(level: level, rules: rules)
             var sim = FlightSimulator(obstacles: obstacles, config: rules.physics)
             sim.recordsEvents = true
             for i in 0..<200 {
