@@ -56,6 +56,8 @@ public final class LibraryIndex: Sendable {
         var hash: String?
         /// The name in lower case: what search and the name check compare.
         var key: String
+        /// The file name in lower case: what search compares too.
+        var fileKey: String
     }
 
     struct State {
@@ -244,11 +246,11 @@ public final class LibraryIndex: Sendable {
             let entry = LevelLibrary.Entry(file: name, name: level.name, readOnly: readOnly, mode: level.mode.name,
                                            pegs: level.pegs.count, orange: level.count(of: .orange),
                                            blocks: level.blocks.count, error: nil)
-            return Row(entry: entry, stamp: stamp, hash: level.contentHash, key: level.name.lowercased())
+            return Row(entry: entry, stamp: stamp, hash: level.contentHash, key: level.name.lowercased(), fileKey: name.lowercased())
         } catch {
             let entry = LevelLibrary.Entry(file: name, name: name, readOnly: true, mode: "", pegs: 0, orange: 0, blocks: 0,
                                            error: error.message)
-            return Row(entry: entry, stamp: stamp, hash: nil, key: name.lowercased())
+            return Row(entry: entry, stamp: stamp, hash: nil, key: name.lowercased(), fileKey: name.lowercased())
         }
     }
 
@@ -418,7 +420,7 @@ public final class LibraryIndex: Sendable {
             }
             guard query.mode == nil || row.entry.mode == query.mode,
                   query.rated.map({ rated.contains(row.hash ?? "") == $0 }) ?? true,
-                  text.isEmpty || row.key.contains(text) || row.entry.file.lowercased().contains(text) else { continue }
+                  text.isEmpty || row.key.contains(text) || row.fileKey.contains(text) else { continue }
             if query.tier != nil || query.sigma50Min != nil || query.sigma50Max != nil {
                 guard let e = estimate[i], query.tier == nil || e.tier == query.tier, query.sigma50Min.map({ e.sigma50 >= $0 }) ?? true,
                       query.sigma50Max.map({ e.sigma50 <= $0 }) ?? true else { continue }
