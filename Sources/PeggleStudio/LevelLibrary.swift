@@ -217,7 +217,10 @@ public struct LevelLibrary: Sendable {
     ///   link): then it cannot lead out, and its links are not resolved.
     static func path(of file: String, in folder: String, resolving: Bool = true) throws(StudioError) -> String {
         guard !file.isEmpty else { throw .badRequest("the level file name is empty") }
-        guard file.utf8.count <= 255, !file.contains("/"), !file.contains("\\"), !file.contains("\0"),
+        guard file.utf8.count <= 255 else {
+            throw .badRequest("'\(LevelCodec.cut(file))' is \(file.utf8.count) bytes long; a file name has at most 255")
+        }
+        guard !file.contains("/"), !file.contains("\\"), !file.contains("\0"),
               !file.hasPrefix("."), file != ".." else {
             throw .badRequest("'\(LevelCodec.cut(file))' is not a file name in the levels folder (no folders, no '..')")
         }

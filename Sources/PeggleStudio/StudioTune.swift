@@ -71,6 +71,9 @@ public enum StudioTune {
             let level = try api.library.open(file).level
             if let issue = level.validate(rules: api.rules).first { throw .refused("the level cannot be tuned yet: \(issue)") }
             try StudioRating.checkNotHeld(level, rules: api.rules, database: api.store)
+            // The file a reached tier would write is checked now, not after minutes of ratings (the
+            // level's new name is always fitted to the name limit: `LevelLibrary.saveNew`).
+            _ = try api.library.path(of: LevelTune.tunedFile(file, tier: tier))
             self.file = file
             self.level = level
             self.tier = tier

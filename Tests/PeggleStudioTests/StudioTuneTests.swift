@@ -123,6 +123,10 @@ extension StudioRateTests {
         let folder = try StudioFolder()
         try Data(LevelCodec.encode(Level(name: "Empty")).utf8).write(to: folder.url.appendingPathComponent("empty.json"))
         try Data("not json".utf8).write(to: folder.url.appendingPathComponent("broken.json"))
+        // The file a reached tier would write is refused before any rating: past 255 bytes once
+        // `.tuned-hard` is added.
+        let long = String(repeating: "l", count: 240) + ".json"
+        try Data(LevelCodec.encode(StudioFolder.mine).utf8).write(to: folder.url.appendingPathComponent(long))
         func contents() throws -> [String] { try folder.files().map { "\($0)\n\(try folder.text($0))" } }
         let before = try contents()
         try await withStudio(folder) { client in
@@ -145,6 +149,8 @@ extension StudioRateTests {
                 ("empty.json", #"{"tier": "hard"}"#, .unprocessableContent,
                  "the level cannot be tuned yet: pegs: a classic level needs at least one orange peg"),
                 ("broken.json", #"{"tier": "hard"}"#, .unprocessableContent, "broken.json: not valid JSON"),
+                (long, #"{"tier": "hard"}"#, .badRequest,
+                 "'\(LevelCodec.cut(String(repeating: "l", count: 240) + ".tuned-hard.json"))' is 256 bytes long; a file name has at most 255"),
             ]
             for (file, body, status, message) in cases {
                 let r = try await client.execute(uri: "/api/levels/\(file)/tune", method: .post, headers: [.contentType: "application/json"],
