@@ -143,6 +143,9 @@ public struct LevelTune: Sendable {
     let skillAgent: any Agent
     let threads: Int
     let progress: @Sendable (Progress) -> Void
+    /// Told each rating run before it starts, so a caller can stop it (`RatingRun.requestStop`):
+    /// the studio does when the page that asked goes away.
+    public var onRun: @Sendable (RatingRun) -> Void = { _ in }
 
     /// - Parameters:
     ///   - skillAgent: the agent whose sigma50 confirms (the greedy agent, as `peggle rate`'s).
@@ -280,6 +283,7 @@ public struct LevelTune: Sendable {
                 progress(Progress(edits: edits, ratings: ratings, played: played, atMost: atMost))
             }
         }
+        onRun(run)
         let summary = try run.run()
         result.gamesAdded += summary.added
         result.gamesStored += summary.alreadyStored

@@ -112,7 +112,8 @@ public enum StudioRating {
     /// them: a rating is kept, and rating the same level again with the same seed replays its
     /// stored games instead of playing them. Without one, into a database in memory.
     public static func rate(_ level: Level, budget: Int, seed: UInt64, threads: Int, rules: Rules = Rules(),
-                            database: PeggleStore? = nil, events: @escaping @Sendable (Event) -> Void) throws(StudioError) -> Result {
+                            database: PeggleStore? = nil, stop: StudioStop = StudioStop(),
+                            events: @escaping @Sendable (Event) -> Void) throws(StudioError) -> Result {
         // `peggle rate`'s agents at their defaults, made as it makes them.
         let agents: [any Agent]
         do { agents = [try AgentFactory.make(.random), try AgentFactory.make(.greedy)] } catch {
@@ -132,8 +133,11 @@ public enum StudioRating {
                                     threads: threads) { event in
                 if case let .progress(played, atMost, _) = event { events(.progress(played: played, atMost: atMost)) }
             }
+            stop.onStop { run.requestStop() }
             summary = try run.run()
             if let claim = summary.leftToOtherRuns.first?.claim { throw held(claim.process) }
+            // The games played so far stay stored (a rating again resumes from them).
+            if let reason = summary.stopReason { throw StudioError(500, "the rating stopped: \(reason)") }
             hash = try PreparedLevel(level, rules: rules).hash
             // This level's games of the run's agents only: a database may hold many levels and people's games.
             let levelID = try store.levels().first { $0.contentHash == hash }?.id

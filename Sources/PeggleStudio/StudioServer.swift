@@ -182,10 +182,10 @@ public enum StudioServer {
             throw .badRequest("bad request: budget: \(budget) is outside \(StudioRating.budgets.lowerBound)...\(StudioRating.budgets.upperBound)")
         }
         try StudioRating.checkNotHeld(level, rules: api.rules, database: api.store)
-        return try streamed { (send: @escaping @Sendable (StudioRating.Event) -> Void) in
+        return try streamed { (send: @escaping @Sendable (StudioRating.Event) -> Void, stop) in
             do throws(StudioError) {
                 send(.result(try StudioRating.rate(level, budget: budget, seed: r.seed ?? 0, threads: threads,
-                                                   rules: api.rules, database: api.store, events: send)))
+                                                   rules: api.rules, database: api.store, stop: stop, events: send)))
             } catch {
                 send(.error(error.message))
             }
@@ -194,9 +194,9 @@ public enum StudioServer {
 
     /// Starts the tune on its own threads and streams its events as JSON lines.
     static func tune(_ job: StudioTune.Job, api: StudioAPI, threads: Int) throws(StudioError) -> Response {
-        try streamed { (send: @escaping @Sendable (StudioTune.Event) -> Void) in
+        try streamed { (send: @escaping @Sendable (StudioTune.Event) -> Void, stop) in
             do throws(StudioError) {
-                let (report, seconds) = try job.run(api: api, threads: threads, events: send)
+                let (report, seconds) = try job.run(api: api, threads: threads, stop: stop, events: send)
                 send(.result(report, seconds: seconds))
             } catch {
                 send(.error(error.message))
@@ -205,9 +205,10 @@ public enum StudioServer {
     }
 
     /// Runs `work` on a thread of its own, its events streamed as JSON lines; refused (409) while
-    /// another rating or tune runs: each uses every core.
+    /// another rating or tune runs: each uses every core. `stop` comes when the reader goes away
+    /// (the connection closed: the server's write fails and the stream is dropped).
     static func streamed<Event: Encodable & Sendable>(
-        _ work: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) -> Void) throws(StudioError) -> Response {
+        _ work: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void, _ stop: StudioStop) -> Void) throws(StudioError) -> Response {
         let busy = rating.withLock { running in
             if running { return true }
             running = true
@@ -215,6 +216,10 @@ public enum StudioServer {
         }
         if busy { throw .conflict("a rating is already running; wait for it to finish") }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        let stop = StudioStop()
+        continuation.onTermination = { reason in
+            if case .cancelled = reason { stop.stop() }
+        }
         let encoder = StudioJSON.encoder()
         @Sendable func send(_ e: Event) {
             var data = (try? encoder.encode(e)) ?? Data()
@@ -226,7 +231,7 @@ public enum StudioServer {
                 rating.withLock { $0 = false }
                 continuation.finish()
             }
-            work(send)
+            work(send, stop)
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson", .cacheControl: "no-store"],
                         body: .init(asyncSequence: stream))

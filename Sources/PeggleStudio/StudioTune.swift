@@ -82,14 +82,16 @@ public enum StudioTune {
 
         /// Runs the search on `threads` threads, telling `events` its progress; writes the tuned
         /// level when the tier is reached.
-        public func run(api: StudioAPI, threads: Int, events: @escaping @Sendable (Event) -> Void) throws(StudioError)
+        public func run(api: StudioAPI, threads: Int, stop: StudioStop = StudioStop(),
+                        events: @escaping @Sendable (Event) -> Void) throws(StudioError)
             -> (report: LevelTune.Report, seconds: Double) {
             let started = Date()
             let agent: any Agent
             do { agent = try AgentFactory.make(.greedy) } catch { throw StudioError(500, "the greedy agent could not be made: \(error)") }
             let result: LevelTune.Result
             do {
-                let tune = LevelTune(settings: settings, skillAgent: agent, threads: threads) { events(.progress($0)) }
+                var tune = LevelTune(settings: settings, skillAgent: agent, threads: threads) { events(.progress($0)) }
+                tune.onRun = { run in stop.onStop { run.requestStop() } }
                 result = try tune.run(level, store: try api.store ?? PeggleStore(), command: "studio tune")
             } catch {
                 throw StudioError(500, "the tune failed: \(error)")

@@ -3,7 +3,8 @@ import Hummingbird
 import PeggleAgents
 import PeggleGame
 import PeggleLevel
-import PeggleStudio
+@testable import PeggleStudio
+import PeggleStore
 import PeggleTestSupport
 import Testing
 
@@ -447,6 +448,37 @@ func errorText(_ r: TestResponse) throws -> String { try json(r.body)["error"] a
         #expect(direct.bound == "above")
         #expect(direct.tier == "easy")
         #expect(direct.pegs.sigmaLow == direct.sigma50.map { $0 / 2 })
+    }
+
+    /// A rating whose reader goes away (the page stopped it or was closed: the connection closes
+    /// mid-stream) stops at its next game: it stored fewer games than the whole rating has, which
+    /// a rating again then completes from them.
+    @Test func aRatingStopsWhenItsReaderGoesAway() async throws {
+        let folder = try StudioFolder()
+        let fortress = try LevelCodec.decode(try Repository.data("Levels/fortress.json"))
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("studio-stop-\(UUID().uuidString).sqlite").path
+        defer { for tail in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + tail) } }
+        let store = try PeggleStore(path: db)
+        let api = StudioAPI(library: try LevelLibrary(folder: folder.path), store: store)
+        let url = AsyncStream<String>.makeStream()
+        let server = Task { try await StudioServer.run(api: api, host: "127.0.0.1", port: 0, threads: 1) { url.continuation.yield($0) } }
+        defer { server.cancel() }
+        var addresses = url.stream.makeAsyncIterator()
+        let address = try #require(await addresses.next())
+        let port = try #require(Int(address.split(separator: ":").last!.dropLast()))
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["level": LevelCodec.encode(fortress), "budget": 40]), as: UTF8.self)
+        let head = "POST /api/rate HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+        let (status, line) = try await RawHTTP.onOwnThread { try RawHTTP.hangUpAfterFirstLine(port: port, head, body: body) }
+        #expect(status == 200)
+        #expect(line.hasPrefix("{\"") && line.contains("\"progress\""), "\(line)")
+        // The rating lets go of the studio's one rating slot once it has stopped.
+        let deadline = Date().addingTimeInterval(120)
+        while StudioServer.rating.withLock({ $0 }) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let stopped = try store.counts().episodes
+        let whole = try await RawHTTP.onOwnThread { try StudioRating.rate(fortress, budget: 40, seed: 0, threads: 1, database: store) { _ in } }
+        #expect(stopped > 0)
+        #expect(stopped < whole.games, "stored \(stopped) of \(whole.games)")
     }
 
     @Test func rateRefusesABudgetOutOfRangeAndAnUnplayableLevel() async throws {

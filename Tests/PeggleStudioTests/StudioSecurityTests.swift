@@ -142,20 +142,20 @@ import Testing
         var addresses = url.stream.makeAsyncIterator()
         let address = try #require(await addresses.next())
         let port = try #require(Int(address.split(separator: ":").last!.dropLast()))
-        let own = try RawHTTP.request(port: port, "GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+        let own = try await StudioShareTests.raw(port, "GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
         #expect(own.status == 200 && own.body.contains("mine.json"))
-        #expect(try RawHTTP.request(port: port, "GET /api/levels HTTP/1.1\r\nHost: localhost:\(port)\r\n").status == 200)
+        #expect(try await StudioShareTests.raw(port, "GET /api/levels HTTP/1.1\r\nHost: localhost:\(port)\r\n").status == 200)
         for host in ["rebound.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1"] {
-            let r = try RawHTTP.request(port: port, "GET /api/levels HTTP/1.1\r\nHost: \(host)\r\n")
+            let r = try await StudioShareTests.raw(port, "GET /api/levels HTTP/1.1\r\nHost: \(host)\r\n")
             #expect(r.status == 403, "\(host)")
             #expect(r.body.contains("is not this studio's address (127.0.0.1:\(port), [::1]:\(port), localhost:\(port))"), "\(r.body)")
         }
         let body = try String(decoding: JSONSerialization.data(withJSONObject: ["level": Self.intruder]), as: UTF8.self)
-        let plain = try RawHTTP.request(port: port, "POST /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        let plain = try await StudioShareTests.raw(port, "POST /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Origin: http://127.0.0.1:\(port)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n", body: body)
         #expect(plain.status == 403)
         #expect(!(try folder.files().contains("intruder.json")))
-        let json = try RawHTTP.request(port: port, "POST /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        let json = try await StudioShareTests.raw(port, "POST /api/levels HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Origin: http://127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n", body: body)
         #expect(json.status == 200, "\(json.body)")
         #expect(try folder.files().contains("intruder.json"))

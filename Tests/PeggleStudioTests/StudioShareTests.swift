@@ -256,13 +256,8 @@ import Testing
         #expect(StudioShare.randomHex(16).count == 32)
     }
 
-    /// `RawHTTP.request` on a thread of its own: it blocks in recv, and a blocked thread of the
-    /// concurrency pool (two on a two-core machine) can starve the server it is waiting for, or
-    /// another suite's real server, until both hang.
     static func raw(_ port: Int, _ head: String, body: String = "") async throws -> (status: Int, body: String) {
-        try await withCheckedThrowingContinuation { done in
-            Thread { done.resume(with: Result { try RawHTTP.request(port: port, head, body: body) }) }.start()
-        }
+        try await RawHTTP.onOwnThread { try RawHTTP.request(port: port, head, body: body) }
     }
 
     /// A real server on every interface, asked with a network address as Host: no token, a

@@ -8,24 +8,8 @@ import Glibc
 /// sends its own). `head` is the request line and headers, each ending in CRLF.
 public enum RawHTTP {
     public static func request(port: Int, _ head: String, body: String = "") throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        let fd = try open(port: port, head + "Connection: close\r\n\r\n" + body)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
-        let bytes = Array((head + "Connection: close\r\n\r\n" + body).utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
-            sent += n
-        }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -33,6 +17,69 @@ public enum RawHTTP {
             if n <= 0 { break }
             reply += buffer[..<n]
         }
+        return split(reply)
+    }
+
+    /// Sends a request, reads until the first line of the reply's body has arrived, and closes the
+    /// socket, as a page that stops a streamed reply (or a tab closed) does: the status and that line.
+    public static func hangUpAfterFirstLine(port: Int, _ head: String, body: String = "") throws -> (status: Int, line: String) {
+        let fd = try open(port: port, head + "\r\n" + body)
+        defer { close(fd) }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            reply += buffer[..<n]
+            // The body is chunked: a chunk's size line, then its data, whose first line ends in "\n".
+            let (status, content) = split(reply)
+            if status != 200 { return (status, content) }
+            if let data = content.split(separator: "\r\n", maxSplits: 1).dropFirst().first, let end = data.firstIndex(of: "\n") {
+                return (status, String(data[..<end]))
+            }
+        }
+        let (status, content) = split(reply)
+        return (status, content)
+    }
+
+    /// `body` (a blocking request) on a thread of its own, for an async test: a thread of Swift's
+    /// concurrency pool (two on a two-core machine) blocked in recv can starve the in-process
+    /// server it waits for, or another test's, until both hang.
+    public static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            Thread { done.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    static func open(port: Int, _ text: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw CocoaError(.fileReadUnknown)
+        }
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else {
+                close(fd)
+                throw CocoaError(.fileWriteUnknown)
+            }
+            sent += n
+        }
+        return fd
+    }
+
+    /// A reply's status and what follows its head.
+    static func split(_ reply: [UInt8]) -> (status: Int, body: String) {
         let text = String(decoding: reply, as: UTF8.self)
         let status = Int(text.split(separator: " ", maxSplits: 2).dropFirst().first ?? "") ?? 0
         let content = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
