@@ -206,7 +206,7 @@ public enum StudioServer {
 
     /// Runs `work` on a thread of its own, its events streamed as JSON lines; refused (409) while
     /// another rating or tune runs: each uses every core. `stop` comes when the reader goes away
-    /// (the connection closed: the server's write fails and the stream is dropped).
+    /// (the connection closed: a write of `StudioStream`'s fails).
     static func streamed<Event: Encodable & Sendable>(
         _ work: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void, _ stop: StudioStop) -> Void) throws(StudioError) -> Response {
         let busy = rating.withLock { running in
@@ -215,25 +215,21 @@ public enum StudioServer {
             return false
         }
         if busy { throw .conflict("a rating is already running; wait for it to finish") }
-        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        let stop = StudioStop()
-        continuation.onTermination = { reason in
-            if case .cancelled = reason { stop.stop() }
-        }
+        let stream = StudioStream()
         let encoder = StudioJSON.encoder()
         @Sendable func send(_ e: Event) {
             var data = (try? encoder.encode(e)) ?? Data()
             data.append(0x0A)
-            continuation.yield(ByteBuffer(data: data))
+            stream.send(ByteBuffer(data: data))
         }
         StudioWork.start {
             defer {
                 rating.withLock { $0 = false }
-                continuation.finish()
+                stream.finish()
             }
-            work(send, stop)
+            work(send, stream.stop)
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson", .cacheControl: "no-store"],
-                        body: .init(asyncSequence: stream))
+                        body: stream.body)
     }
 }

@@ -29,6 +29,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
 
@@ -660,3 +661,50 @@ def test_a_shared_studio_lets_a_playtester_with_its_link_play_and_record_and_ref
     label, stored_seed, status, session = rows[0]
     assert (label, stored_seed, status) == ("human(name=Grace Playtester)", seed, "won")
     assert session is not None and len(session) == 32 and session == cookies[f"peggle-session-{port}"]["value"]
+
+
+def test_stop_ends_a_rating_at_its_next_game_and_keeps_its_games(browser, peggle_bin, tmp_path):
+    """Rate, then Stop as soon as games stream: the page says so and frees its buttons; the server
+    stops the rating at its next game (the connection closed), so the database holds the games
+    played before it, far fewer than the rating's at most, and their count stops growing."""
+    folder, db = tmp_path / "levels", tmp_path / "studio.sqlite"
+    folder.mkdir()
+    shutil.copy(ROOT / "Levels" / "fortress.json", folder / "fortress.json")
+    proc, url = serve(peggle_bin, folder, "--db", str(db))
+    try:
+        d = browser
+        wait = open_studio(d, url)
+        wait.until(lambda d: js(d, "document.querySelectorAll('#level-list li').length") == 1)
+        d.find_element(By.CSS_SELECTOR, '#level-list li[data-file="fortress.json"]').click()
+        wait.until(lambda d: js(d, "studio.file") == "fortress.json")
+        d.find_element(By.CSS_SELECTOR, '#modes button[data-mode="rate"]').click()
+        assert not d.find_element(By.ID, "rate-stop").is_displayed()
+        budget = d.find_element(By.ID, "budget")
+        budget.send_keys(Keys.CONTROL, "a")
+        budget.send_keys("160")
+        d.find_element(By.ID, "rate").click()
+        wait.until(lambda d: js(d, "document.getElementById('rate-progress').value") > 0)
+        at_most = js(d, "document.getElementById('rate-progress').max")
+        d.find_element(By.ID, "rate-stop").click()
+        wait.until(lambda d: not d.find_element(By.ID, "rate").get_property("disabled"))
+        assert d.find_element(By.ID, "message").text == ("Rating stopped; its games so far are kept in the database, "
+                                                        "and rating again with the same seed resumes from them.")
+        assert not d.find_element(By.ID, "rate-stop").is_displayed()
+        assert d.find_element(By.ID, "rating").text == ""
+
+        def episodes():
+            with sqlite3.connect(db) as con:
+                return con.execute("SELECT COUNT(*) FROM episode").fetchone()[0]
+        # Stopped: the count holds still for two seconds (the studio plays on both cores, about
+        # ten Fortress games a second, so a rating still running would add some).
+        deadline, last = time.monotonic() + 60, -1
+        while True:
+            now = episodes()
+            if now == last:
+                break
+            assert time.monotonic() < deadline, f"the rating did not stop: {now} games stored"
+            last = now
+            time.sleep(2)
+        assert 0 < last < at_most / 2, f"{last} of at most {at_most}"
+    finally:
+        stop(proc)

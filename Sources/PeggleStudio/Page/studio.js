@@ -658,9 +658,9 @@ function showHud(st) {
 
 // POSTs `body` to a streaming route (Rate, Tune) and hands each JSON line to `onEvent`; a refusal
 // before the stream (4xx) and an error line both throw.
-async function streamEvents(path, body, onEvent) {
+async function streamEvents(path, body, onEvent, signal) {
   const res = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
   });
   if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
   const reader = res.body.getReader();
@@ -684,19 +684,25 @@ async function streamEvents(path, body, onEvent) {
 function rateBudget() { return parseInt($("#budget").value, 10) || studio.config.rating_budget; }
 function rateSeed() { return Math.max(0, parseInt($("#rate-seed").value, 10) || 0); }
 
-// Runs a streaming route for a panel: its button disabled and its progress bar shown meanwhile;
-// a failure empties the panel's output and says why.
-async function streamPanel(button, bar, out, path, body, onEvent) {
+// Runs a streaming route for a panel: its button disabled, its Stop button and progress bar shown
+// meanwhile; a failure empties the panel's output and says why. Stop closes the connection, and
+// the server stops the work at its next game when its reader goes away (docs/studio.md).
+async function streamPanel(button, stop, bar, out, path, body, onEvent, stopped) {
+  const abort = new AbortController();
   button.disabled = true;
+  stop.hidden = false;
+  stop.onclick = () => abort.abort();
   bar.hidden = false;
   bar.value = 0;
   try {
-    await streamEvents(path, body, onEvent);
+    await streamEvents(path, body, onEvent, abort.signal);
   } catch (e) {
     out.textContent = "";
-    say(e.message, "error");
+    if (abort.signal.aborted) say(stopped, "");
+    else say(e.message, "error");
   } finally {
     button.disabled = false;
+    stop.hidden = true;
     bar.hidden = true;
   }
 }
@@ -707,7 +713,10 @@ async function rate() {
   studio.rating = null;
   draw();
   const rated = studio.text;
-  await streamPanel($("#rate"), bar, out, "/api/rate", { level: studio.text, budget: rateBudget(), seed: rateSeed() }, (event) => {
+  const stopped = studio.config.recording
+    ? "Rating stopped; its games so far are kept in the database, and rating again with the same seed resumes from them."
+    : "Rating stopped (without --db its games are not kept).";
+  await streamPanel($("#rate"), $("#rate-stop"), bar, out, "/api/rate", { level: studio.text, budget: rateBudget(), seed: rateSeed() }, (event) => {
     if (event.type === "progress") {
       bar.max = event.at_most;
       bar.value = event.played;
@@ -716,7 +725,7 @@ async function rate() {
       event.result.text = rated;
       showRating(event.result);
     }
-  });
+  }, stopped);
 }
 
 // MARK: tune
@@ -730,7 +739,8 @@ async function tune() {
   out.textContent = "tuning…";
   const lines = [];
   const path = `/api/levels/${encodeURIComponent(studio.file)}/tune`;
-  await streamPanel($("#tune"), bar, out, path, { tier: $("#tune-tier").value, budget: rateBudget(), seed: rateSeed() }, (event) => {
+  const stopped = "Tune stopped; nothing was written.";
+  await streamPanel($("#tune"), $("#tune-stop"), bar, out, path, { tier: $("#tune-tier").value, budget: rateBudget(), seed: rateSeed() }, (event) => {
     if (event.type === "progress") {
       if (event.line) lines.push(event.line);
       if (event.at_most) { bar.max = event.at_most; bar.value = event.played; }
@@ -743,7 +753,7 @@ async function tune() {
     } else if (event.type === "result") {
       showTune(event.result, event.seconds);
     }
-  });
+  }, stopped);
 }
 
 function showTune(r, seconds) {
