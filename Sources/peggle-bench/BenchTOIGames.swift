@@ -35,6 +35,11 @@ struct BenchTOIGames: ParsableCommand {
     @Option(help: "Aim change of the v1-against-v1 comparison, radians.")
     var nudge = 1e-9
 
+    @Flag(help: ArgumentHelp("Speed runs start every game, in both engines, from a copy of one fresh game of the level, reseeded "
+        + "(GameState.reseed: the same games), instead of building each (level check, v1's obstacle store and its "
+        + "free-flight grid, which v2 builds too and never flies in): shots without the per-game setup."))
+    var sharedSetup = false
+
     @OptionGroup var output: BenchOutputOptions
 
     struct Row: BenchRow {
@@ -48,7 +53,7 @@ struct BenchTOIGames: ParsableCommand {
             var sameHits11: Double, sameCaught11: Double, medianEndGap11: Double, within1Unit11: Double
         }
         struct Extra: Encodable {
-            var games: Int, aims: Int, `repeat`: Int, nudge: Double
+            var games: Int, aims: Int, `repeat`: Int, nudge: Double, sharedSetup: Bool
             var v1ShotsPerSRuns: [Double], v2ShotsPerSRuns: [Double]
             var comparedShots: Int
         }
@@ -93,11 +98,18 @@ struct BenchTOIGames: ParsableCommand {
             var v1: [BenchClock.Run] = [], v2: [BenchClock.Run] = []
             if reasons.isEmpty {
                 let scene = TOIGame.scene(level: level, rules: rules)
+                // Game g: built, or a reseeded copy of one fresh game (the same game).
+                let fresh = sharedSetup ? try GameState(level: level, rules: rules, seed: 0) : nil
+                @Sendable func newGame(_ g: Int) throws -> GameState {
+                    guard var s = fresh else { return try GameState(level: level, rules: rules, seed: UInt64(g)) }
+                    s.reseed(UInt64(g))
+                    return s
+                }
                 for _ in 0..<`repeat` {
                     v1.append(try BenchClock.timed(threads: 1, count: games) { range in
                         var shots = 0
                         for g in range {
-                            var s = try GameState(level: level, rules: rules, seed: UInt64(g))
+                            var s = try newGame(g)
                             for a in gameAims[g] where !s.isOver { _ = try s.shoot(angle: a); shots += 1 }
                         }
                         return BenchClock.Run(shots: shots, steps: 0, seconds: 0)
@@ -105,7 +117,8 @@ struct BenchTOIGames: ParsableCommand {
                     v2.append(try BenchClock.timed(threads: 1, count: games) { range in
                         var shots = 0
                         for g in range {
-                            var s = try TOIGame(level: level, rules: rules, seed: UInt64(g), scene: scene)
+                            var s = fresh == nil ? try TOIGame(level: level, rules: rules, seed: UInt64(g), scene: scene)
+                                : try TOIGame(state: newGame(g), scene: scene)
                             for a in gameAims[g] where !s.state.isOver { _ = try s.shoot(angle: a); shots += 1 }
                         }
                         return BenchClock.Run(shots: shots, steps: 0, seconds: 0)
@@ -162,7 +175,7 @@ struct BenchTOIGames: ParsableCommand {
                 medianEndGap12: median(gaps12), within1Unit12: frac(gaps12.filter { $0 < 1 }.count, compared),
                 sameHits11: frac(same11, compared), sameCaught11: frac(sameCaught11, compared),
                 medianEndGap11: median(gaps11), within1Unit11: frac(gaps11.filter { $0 < 1 }.count, compared))
-            let row = Row(columns: c, extra: .init(games: games, aims: aims, repeat: `repeat`, nudge: nudge,
+            let row = Row(columns: c, extra: .init(games: games, aims: aims, repeat: `repeat`, nudge: nudge, sharedSetup: sharedSetup,
                                                    v1ShotsPerSRuns: v1.map { round(Double($0.shots) / $0.seconds, 1) },
                                                    v2ShotsPerSRuns: v2.map { round(Double($0.shots) / $0.seconds, 1) },
                                                    comparedShots: compared))

@@ -104,6 +104,42 @@ struct TOIGameTests {
         return (0..<n).map { _ in -1.3 + 2.6 * Double(rng.next() >> 11) * 0x1p-53 }
     }
 
+    @Test("a game from a reseeded copy of one fresh game is the game built from its seed, on v2 and v1")
+    func sharedSetupSameGames() throws {
+        // `peggle-bench toi-games --shared-setup` times games started this way: the per-game
+        // setup (level check, v1's store and free-flight grid) is most of a game's time otherwise.
+        for file in ["fortress.json", "score-rush.json", "spiral.json"] {
+            let level = try Self.level(file)
+            let scene = TOIGame.scene(level: level, rules: rules)
+            let fresh = try GameState(level: level, rules: rules, seed: 0)
+            for seed: UInt64 in [1, 2, 3] {
+                let aims = Self.aims(51_000 + seed, 40)
+                var built = try TOIGame(level: level, rules: rules, seed: seed, scene: scene)
+                var copy = fresh
+                copy.reseed(seed)
+                var copied = try TOIGame(state: copy, scene: scene)
+                var v1Built = try GameState(level: level, rules: rules, seed: seed), v1Copied = copy
+                var shots = 0
+                for a in aims where !built.state.isOver {
+                    let b = try built.shoot(angle: a), c = try copied.shoot(angle: a)
+                    #expect(b == c, "\(file) seed \(seed) shot \(shots)")
+                    #expect(built.lastEnd == copied.lastEnd)
+                    shots += 1
+                }
+                #expect(copied.state.isOver == built.state.isOver && copied.state.score == built.state.score)
+                #expect(copied.state.pegs == built.state.pegs && copied.state.rng == built.state.rng, "\(file) seed \(seed)")
+                for a in aims where !v1Built.isOver {
+                    let b = try v1Built.shoot(angle: a), c = try v1Copied.shoot(angle: a)
+                    #expect(b == c, "\(file) seed \(seed) v1")
+                }
+                #expect(v1Copied.score == v1Built.score && v1Copied.pegs == v1Built.pegs)
+                #expect(shots > 1)
+            }
+            // The fresh game was copied, never changed.
+            #expect(fresh.shotsTaken == 0 && fresh.pegs.allSatisfy { !$0.isRemoved && !$0.isLit })
+        }
+    }
+
     @Test("whole games on every level v2 plays: the same bit for bit again and on four threads")
     func gamesDeterministic() throws {
         let files = try LevelEndsTests.levelFiles().filter { (try? TOIGame(level: LevelCodec.decode(Repository.data($0)), seed: 1)) != nil }
