@@ -685,6 +685,7 @@ def test_stop_ends_a_rating_at_its_next_game_and_keeps_its_games(browser, peggle
         d.find_element(By.ID, "rate").click()
         wait.until(lambda d: js(d, "document.getElementById('rate-progress').value") > 0)
         at_most = js(d, "document.getElementById('rate-progress').max")
+        shot(d, "rate-stop")
         d.find_element(By.ID, "rate-stop").click()
         wait.until(lambda d: not d.find_element(By.ID, "rate").get_property("disabled"))
         assert d.find_element(By.ID, "message").text == ("Rating stopped; its games so far are kept in the database, "
