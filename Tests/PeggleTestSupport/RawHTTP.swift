@@ -8,38 +8,37 @@ import Glibc
 /// sends its own). `head` is the request line and headers, each ending in CRLF.
 public enum RawHTTP {
     public static func request(port: Int, _ head: String, body: String = "") throws -> (status: Int, body: String) {
-        let fd = try open(port: port, head + "Connection: close\r\n\r\n" + body)
-        defer { close(fd) }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            reply += buffer[..<n]
-        }
-        return split(reply)
+        split(try read(port: port, head + "Connection: close\r\n\r\n" + body) { _ in false })
     }
 
     /// Sends a request, reads until the first line of the reply's body has arrived, and closes the
     /// socket, as a page that stops a streamed reply (or a tab closed) does: the status and that line.
     public static func hangUpAfterFirstLine(port: Int, _ head: String, body: String = "") throws -> (status: Int, line: String) {
-        let fd = try open(port: port, head + "\r\n" + body)
+        // The body is chunked: a chunk's size line, then its data, whose first line ends in "\n".
+        func firstLine(_ content: String) -> String? {
+            guard let data = content.split(separator: "\r\n", maxSplits: 1).dropFirst().first,
+                  let end = data.firstIndex(of: "\n") else { return nil }
+            return String(data[..<end])
+        }
+        let (status, content) = split(try read(port: port, head + "\r\n" + body) { reply in
+            let (status, content) = split(reply)
+            return status != 0 && (status != 200 || firstLine(content) != nil)
+        })
+        return (status, status == 200 ? firstLine(content) ?? content : content)
+    }
+
+    /// Sends `text`, then reads the reply until the server closes or `enough` holds of what came.
+    static func read(port: Int, _ text: String, until enough: ([UInt8]) -> Bool) throws -> [UInt8] {
+        let fd = try open(port: port, text)
         defer { close(fd) }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while !enough(reply) {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { break }
             reply += buffer[..<n]
-            // The body is chunked: a chunk's size line, then its data, whose first line ends in "\n".
-            let (status, content) = split(reply)
-            if status != 200 { return (status, content) }
-            if let data = content.split(separator: "\r\n", maxSplits: 1).dropFirst().first, let end = data.firstIndex(of: "\n") {
-                return (status, String(data[..<end]))
-            }
         }
-        let (status, content) = split(reply)
-        return (status, content)
+        return reply
     }
 
     /// `body` (a blocking request) on a thread of its own, for an async test: a thread of Swift's
