@@ -117,8 +117,7 @@ struct BenchTOIGames: ParsableCommand {
                     v2.append(try BenchClock.timed(threads: 1, count: games) { range in
                         var shots = 0
                         for g in range {
-                            var s = fresh == nil ? try TOIGame(level: level, rules: rules, seed: UInt64(g), scene: scene)
-                                : try TOIGame(state: newGame(g), scene: scene)
+                            var s = try TOIGame(state: newGame(g), scene: scene)
                             for a in gameAims[g] where !s.state.isOver { _ = try s.shoot(angle: a); shots += 1 }
                         }
                         return BenchClock.Run(shots: shots, steps: 0, seconds: 0)
