@@ -23,8 +23,13 @@ extension Agent {
     public var choiceIgnoresRandomStream: Bool { false }
 
     /// "greedy(candidates=48,refine=2x8,samples=8,screen=4)": kind and sorted parameters, for people and for keys.
-    public var label: String {
-        parameters.isEmpty ? kind.rawValue : kind.rawValue + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
+    public var label: String { kind.label(parameters: parameters) }
+}
+
+extension AgentKind {
+    /// An agent's label (`Agent.label`): this kind, then its parameters sorted by key.
+    public func label(parameters: [String: String]) -> String {
+        parameters.isEmpty ? rawValue : rawValue + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",") + ")"
     }
 }
 

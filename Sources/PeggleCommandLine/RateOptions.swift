@@ -46,6 +46,8 @@ package struct RateOptions: ParsableArguments {
     @Option(help: "Adaptive: when a level stops besides precision, range end and budget: precision (only those), reachable (also when the precision is out of reach within the budget) or tier (also when the tier is decided with probability 0.95) (default: \(AdaptiveSettings.defaultStop.rawValue)).")
     package var stop: StopRule?
 
+    @OptionGroup package var physicsOption: PhysicsOption
+
     package static let defaultSigmas = RatingConfig.defaultSigmas.map { LevelCodec.number($0) }.joined(separator: ",")
 
     /// The method's settings, checked, each with its default when not given.
@@ -105,6 +107,6 @@ package struct RateOptions: ParsableArguments {
     package func config(_ settings: Settings, agents: [any Agent], firstSeed: UInt64 = 0,
                 maxShots: Int = Episode.defaultMaxShots) -> RatingConfig {
         RatingConfig(method: method, agents: agents, games: settings.games, sigmas: settings.sigmas, adaptive: settings.adaptive,
-                     firstSeed: firstSeed, maxShots: maxShots)
+                     firstSeed: firstSeed, maxShots: maxShots, rules: physicsOption.rules())
     }
 }

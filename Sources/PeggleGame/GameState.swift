@@ -1,5 +1,6 @@
 import PeggleLevel
 import PegglePhysics
+import PegglePhysicsTOI
 import PeggleUtilities
 
 /// Whether the game goes on.
@@ -24,7 +25,8 @@ public struct PegState: Sendable, Equatable, Hashable, Codable {
 /// Everything random draws from the state's own seeded generator.
 public struct GameState: Sendable {
     public let level: Level
-    public let rules: Rules
+    /// Fixed for the game but for `withPhysics`, which moves a game between the physics versions.
+    public internal(set) var rules: Rules
     /// The physics: pegs (obstacle ids `0..<pegs.count`), then blocks, balls, bucket, frame.
     public internal(set) var world: PhysicsWorld
     /// One entry per `level.pegs` entry.
@@ -55,6 +57,11 @@ public struct GameState: Sendable {
     var pendingExplosions: [Int] = []
     /// Scratch for obstacle queries.
     var scratch: [Int32] = []
+    /// Version 2's flight (`rules.physicsVersion == .timeOfImpact`; TOIGame.swift), nil under
+    /// version 1. Between shots it holds only what the level and `pegs` fix: its scene and which
+    /// obstacles are off it. `world` stays the game's record of the board either way (the bucket,
+    /// the store the stuck rule and spooky's re-entry ask).
+    var toi: FlightSimulator?
 
     struct BallInfo: Sendable, Codable, Equatable {
         var id: Int32
@@ -69,7 +76,9 @@ public struct GameState: Sendable {
         if let issue = level.validate(rules: rules).first { throw issue }
         self.level = level
         self.rules = rules
-        world = PhysicsWorld(config: rules.physics, obstacles: Self.obstacles(level: level, rules: rules), bucket: rules.bucket)
+        let obstacles = Self.obstacles(level: level, rules: rules)
+        world = PhysicsWorld(config: rules.physics, obstacles: obstacles, bucket: rules.bucket)
+        if rules.physicsVersion == .timeOfImpact { toi = Self.simulator(TOIScene(obstacles: obstacles, config: rules.physics), rules) }
         pegs = level.pegs.map { PegState(kind: $0.kind) }
         orangeTotal = level.count(of: .orange)
         purpleSlots = level.count(of: .purple)
@@ -163,6 +172,7 @@ public struct GameState: Sendable {
 
     /// `shoot`; with `settle` false, the pegs lit at the end leave the game but stay in the physics.
     mutating func play(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> ShotResult {
+        if toi != nil { return try playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: settle).shot }
         guard status == .playing else { throw .gameOver }
         guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
         if shotsTaken > 0 { roamPurple() }

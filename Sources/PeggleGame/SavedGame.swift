@@ -4,8 +4,9 @@ import PeggleUtilities
 extension GameState {
     /// Everything a game changes while it is played, as plain values: put into a new game of the
     /// same level and rules (`restore`), it gives back this game bit for bit. Left out: the level
-    /// and rules, and what they fix (`orangeTotal`, `purpleSlots`), and `scratch`, which every
-    /// use clears first. `SavedStateTests` holds this list to the game's stored properties.
+    /// and rules, and what they fix (`orangeTotal`, `purpleSlots`), `scratch`, which every use
+    /// clears first, and version 2's flight (`toi`), which between shots is the level's scene less
+    /// the pegs removed. `SavedStateTests` holds this list to the game's stored properties.
     public struct Saved: Codable, Sendable, Equatable {
         var world: PhysicsWorld.Saved
         var pegs: [PegState]
@@ -59,5 +60,10 @@ extension GameState {
         rng = saved.rng
         ballInfo = saved.ballInfo
         pendingExplosions = saved.pendingExplosions
+        // Version 2's scene between shots is the level's less the pegs removed.
+        if toi != nil {
+            toi!.restoreObstacles()
+            for i in pegs.indices where pegs[i].isRemoved { toi!.removeObstacle(i) }
+        }
     }
 }

@@ -3,81 +3,42 @@ import PegglePhysics
 import PegglePhysicsTOI
 import PeggleUtilities
 
-/// Why the second physics cannot play a level yet: what it has that v2 does not handle.
-public struct TOIRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The level's name.
-    public var level: String
-    /// One reason a line, each naming the level's pegs, power or rule.
-    public var reasons: [String]
-
-    public init(level: String, reasons: [String]) {
-        self.level = level
-        self.reasons = reasons
-    }
-
-    public var description: String {
-        "physics 2 cannot play level '\(level)' yet: " + reasons.joined(separator: "; ")
-    }
-
-    /// What in `level` under `rules` v2 does not handle yet (empty: it plays it).
-    public static func reasons(_ level: Level, _ rules: Rules) -> [String] {
-        var out: [String] = []
-        let confusement = level.count(of: .confusement), zombie = level.count(of: .zombie), green = level.count(of: .green)
-        if confusement > 0 { out.append("\(confusement) confusement peg(s) turn the board (every obstacle moves)") }
-        if zombie > 0 { out.append("\(zombie) zombie peg(s) become balls (several balls in play)") }
-        if level.power == .multiball && green > 0 { out.append("power multiball with \(green) green peg(s) splits the ball (several balls in play)") }
-        if rules.physics.substeps != 1 {
-            out.append("physics substeps \(rules.physics.substeps): v2 budgets events per timeStep, as v1 with substeps 1")
-        }
-        return out
-    }
-}
-
-/// A game played on the second physics (issue 51, PegglePhysicsTOI), with v1's shot rules: the
-/// same `GameState` (its lighting, kaboom, spooky count, roaming purple, scoring, modes and
-/// `finish`), its shots flown by `FlightSimulator` instead of `PhysicsWorld.step`. `GameState.play`
-/// (v1's loop) is not touched: this file only adds a second driver beside it.
+/// A game on the second physics (issue 51, PegglePhysicsTOI), for the benchmarks and tests that
+/// set the two versions side by side: a `GameState` whose rules ask for version 2, and where its
+/// latest ball left play. Any game runs on version 2 through its rules (`Rules.physicsVersion`);
+/// this wrapper only adds `lastEnd` and the sharing of one scene between a level's games.
 ///
-/// Per shot: the ball launched at the cannon; each peg contact counts an impact (closing speed at
-/// or above `restingSpeed`; `stuckImpacts` of them flag the ball stuck) and lights the peg if unlit;
-/// a stuck step end removes the lit pegs within `stuckReach` (from the game and the scene) or takes
-/// the ball out; leaving the board ends the shot, or (spooky) brings the ball back at the top at
-/// the next step, same x and velocity, pushed out of overlaps by v1's own code; the bucket catches
-/// it. The shot lasts the steps v1 would count (`ceil(t / timeStep)` for a ball gone at `t`), the
-/// bucket is moved on by that time, and `finish` removes the lit pegs, which leave the scene too.
+/// Version 2 plays a shot (`GameState.playTOI`) with version 1's rules: the same `GameState` (its
+/// lighting, kaboom, spooky count, roaming purple, scoring, modes and `finish`), its shots flown
+/// by `FlightSimulator` instead of `PhysicsWorld.step`. Per shot: the ball launched at the cannon;
+/// each peg contact counts an impact (closing speed at or above `restingSpeed`; `stuckImpacts` of
+/// them flag the ball stuck) and lights the peg if unlit; a stuck step end removes the lit pegs
+/// within `stuckReach` (from the game and the scene) or takes the ball out; leaving the board ends
+/// the shot, or (spooky) brings the ball back at the top at the next step, same x and velocity,
+/// pushed out of overlaps by v1's own code; the bucket catches it. The shot lasts the steps v1
+/// would count (`ceil(t / timeStep)` for a ball gone at `t`), the bucket is moved on by that
+/// time, and `finish` removes the lit pegs, which leave the scene too.
 ///
-/// Levels with what v2 does not handle yet are refused whole at `init` (`TOIRefusal`), never played
-/// wrong. Deterministic: values only, no state shared between games.
+/// Levels with what v2 does not handle yet are refused whole (`Level.physicsIssues`, a
+/// `LevelIssue`), never played wrong. Deterministic: values only, no state shared between games.
 public struct TOIGame: Sendable {
     public private(set) var state: GameState
-    var simulator: FlightSimulator
     /// Where the latest shot's ball left play: on the exit line, on the bucket's mouth, or where
     /// the stuck rule or the time limit found it (a spooky ball: its last flight's end).
     public private(set) var lastEnd: Vec2?
 
-    /// A new game on `level`, as `GameState.init`; refused (`TOIRefusal`) for a level v2 does not
-    /// handle yet. `scene`, if given, must be this level's (`scene(level:rules:)`): games of one
-    /// level can share it.
-    public init(level: Level, rules: Rules = Rules(), seed: UInt64, scene: TOIScene? = nil) throws {
-        let reasons = TOIRefusal.reasons(level, rules)
-        guard reasons.isEmpty else { throw TOIRefusal(level: level.name, reasons: reasons) }
-        try self.init(state: GameState(level: level, rules: rules, seed: seed), scene: scene)
+    /// A new game on `level`, as `GameState.init` with `rules` under version 2. `scene`, if it is
+    /// this level's under these rules (`scene(level:rules:)`), is shared instead of built.
+    public init(level: Level, rules: Rules = Rules(), seed: UInt64, scene: TOIScene? = nil) throws(LevelIssue) {
+        var v1 = rules
+        v1.physicsVersion = .fixedStep
+        try self.init(state: GameState(level: level, rules: v1, seed: seed), scene: scene)
     }
 
-    /// The game `state` (a v1 game between shots, on a level v2 plays) going on under v2: the
-    /// pegs it removed are off the scene, the bucket where it is. So both engines can play a
-    /// shot from one state.
-    public init(state: GameState, scene: TOIScene? = nil) throws {
-        let reasons = TOIRefusal.reasons(state.level, state.rules)
-        guard reasons.isEmpty else { throw TOIRefusal(level: state.level.name, reasons: reasons) }
-        precondition(state.boardAngle == 0, "v2 plays unturned boards only")
-        self.state = state
-        let scene = scene ?? TOIScene(obstacles: state.world.store.obstacles, config: state.rules.physics)
-        precondition(scene.obstacles.count == state.world.store.count && scene.config == state.rules.physics,
-                     "the scene given is not this level's under these rules")
-        simulator = FlightSimulator(scene: scene)
-        simulator.shotRules = FlightSimulator.ShotRules(stuckDistance: state.rules.stuckDistance, stuckTime: state.rules.stuckTime)
-        for i in state.pegs.indices where state.pegs[i].isRemoved { simulator.removeObstacle(i) }
+    /// The game `state` (between shots) going on under v2: the pegs it removed are off the scene,
+    /// the bucket where it is. So both engines can play a shot from one state.
+    public init(state: GameState, scene: TOIScene? = nil) throws(LevelIssue) {
+        self.state = try state.withPhysics(.timeOfImpact, scene: scene)
     }
 
     /// The scene of `level` under `rules`, to share between its games.
@@ -89,20 +50,54 @@ public struct TOIGame: Sendable {
     public mutating func placeBucket(phase: Double) { state.placeBucket(phase: phase) }
 
     /// Fires the cannon at `angle` radians from straight down, as `GameState.shoot`.
-    public mutating func shoot(angle: Double) throws(ShotError) -> ShotResult {
-        let (shot, end) = try state.playTOI(angle: angle, simulator: &simulator)
+    public mutating func shoot(angle: Double, recordTrajectory: Bool = false) throws(ShotError) -> ShotResult {
+        let (shot, end) = try state.playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: true)
         lastEnd = end
         return shot
     }
 }
 
 extension GameState {
-    /// One shot on v2 (`TOIGame`): `play`'s rules, v2's flight.
-    mutating func playTOI(angle: Double, simulator sim: inout FlightSimulator) throws(ShotError) -> (ShotResult, end: Vec2) {
+    /// Version 2's simulator for a new game on `scene` under `rules`.
+    static func simulator(_ scene: TOIScene, _ rules: Rules) -> FlightSimulator {
+        var sim = FlightSimulator(scene: scene)
+        sim.shotRules = FlightSimulator.ShotRules(stuckDistance: rules.stuckDistance, stuckTime: rules.stuckTime)
+        return sim
+    }
+
+    /// This game (between shots) going on under physics `version`: the same board, pegs, bucket,
+    /// score and random stream, the next shot flown by that version. Throws the level's reason
+    /// when the version cannot play it (`Level.physicsIssues`). `scene` (version 2), if it is this
+    /// level's under these rules, is shared instead of built; another is not used.
+    public func withPhysics(_ version: PhysicsVersion, scene: TOIScene? = nil) throws(LevelIssue) -> GameState {
+        var game = self
+        game.rules.physicsVersion = version
+        if let issue = level.physicsIssues(rules: game.rules).first { throw issue }
+        switch version {
+        case .fixedStep:
+            game.toi = nil
+        case .timeOfImpact:
+            // The board has not turned: only confusement pegs turn it, and v2 refuses them.
+            let fits = scene.map { $0.config == rules.physics && $0.obstacles == Self.obstacles(level: level, rules: rules) } ?? false
+            var sim = Self.simulator(fits ? scene! : TOIScene(obstacles: Self.obstacles(level: level, rules: rules), config: rules.physics),
+                                     game.rules)
+            for i in pegs.indices where pegs[i].isRemoved { sim.removeObstacle(i) }
+            game.toi = sim
+        }
+        return game
+    }
+
+    /// One shot on version 2: `play`'s rules, v2's flight; and where the ball left play.
+    mutating func playTOI(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> (shot: ShotResult, end: Vec2) {
         guard status == .playing else { throw .gameOver }
         guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
+        // Out of `self` while it flies, so its arrays are not copied on every write.
+        guard var sim = toi else { preconditionFailure("playTOI on a version 1 game") }
+        toi = nil
+        defer { toi = sim }
         if shotsTaken > 0 { roamPurple() }
         var shot = ShotResult(angle: angle)
+        if recordTrajectory { shot.trajectory = Trajectory() }
         if case .classic = level.mode { ballsLeft -= 1 }
 
         let h = rules.physics.timeStep
@@ -112,13 +107,34 @@ extension GameState {
         let timeLimit = Double(maxSteps) * h
         ballInfo.removeAll(keepingCapacity: true)
         ballInfo.append(BallInfo(id: 0, spooky: 0, anchor: rules.cannon, anchorTime: 0))
-        sim.bucket = world.bucket.map(BucketPath.init)
+        let path = world.bucket.map(BucketPath.init)
+        sim.bucket = path
+        sim.recordsStepEnds = recordTrajectory
         sim.launch(position: rules.cannon, velocity: Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed,
                    timeLimit: timeLimit)
+        var ball: Int32 = 0
+        // A picture's trajectory: the ball at launch, then at every step end (as v1 records it).
+        func record(_ point: Vec2, at time: Double, newPath: Bool) {
+            guard shot.trajectory != nil else { return }
+            if newPath {
+                shot.trajectory!.paths.append(.init(ball: ball, start: shot.trajectory!.bucketX.count, points: [point]))
+            } else {
+                shot.trajectory!.paths[shot.trajectory!.paths.count - 1].points.append(point)
+            }
+            shot.trajectory!.bucketX.append(path?.bucket(at: time).x ?? 0)
+            shot.trajectory!.boardAngles.append(0)
+        }
+        func recordSteps() {
+            guard recordTrajectory else { return }
+            for e in sim.takeStepEnds() { record(e.position, at: e.time, newPath: false) }
+        }
+        record(rules.cannon, at: 0, newPath: true)
         var gone = timeLimit
         var end = rules.cannon
         flying: while true {
-            switch sim.advance() {
+            let step = sim.advance()
+            recordSteps()
+            switch step {
             case let .contact(e):
                 let i = Int(e.other)
                 guard i < pegs.count else { continue }
@@ -166,16 +182,21 @@ extension GameState {
                     guard at < timeLimit else { shot.timedOut = true; break }
                     guard let p = separated(Vec2(x, r + 1)) else { break }
                     sim.launch(position: p, velocity: o.velocity, at: at, timeLimit: timeLimit)
+                    ball += 1
+                    record(p, at: at, newPath: true)
                     continue flying
                 }
                 break flying
             }
         }
+        if shot.trajectory != nil, end != shot.trajectory!.paths.last?.points.last { record(end, at: gone, newPath: false) }
+        sim.recordsStepEnds = false
         shot.steps = min(maxSteps, Int(Self.stepsTo(gone, h)))
         shot.duration = Double(shot.steps) * h
-        world.bucket = sim.bucket?.bucket(at: shot.duration)
-        finish(&shot, settle: true)
-        for i in pegs.indices where pegs[i].isRemoved && sim.live[i] { sim.removeObstacle(i) }
+        world.bucket = path?.bucket(at: shot.duration)
+        finish(&shot, settle: settle)
+        // A search's state (`settle` false) is thrown away after the shot, as v1's physics is.
+        if settle { for i in pegs.indices where pegs[i].isRemoved && sim.live[i] { sim.removeObstacle(i) } }
         return (shot, end)
     }
 

@@ -107,7 +107,7 @@ extension Level {
         case .beatTheScore, .dodge:
             if pegs.isEmpty { issues.append(LevelIssue(path: "pegs", message: "the level needs at least one peg")) }
         }
-        return issues
+        return issues + physicsIssues(rules: rules)
     }
 
     /// Name, author and description: lengths in code points within their limits, and no control

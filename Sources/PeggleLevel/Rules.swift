@@ -5,6 +5,8 @@ import PegglePhysics
 public struct Rules: Sendable, Equatable, Hashable {
     /// Physical constants: board size, gravity, step, ball radius, walls.
     public var physics = PhysicsConfig()
+    /// Which physics flies the ball: version 1 (fixed steps) unless a run asks for version 2.
+    public var physicsVersion = PhysicsVersion.standard
 
     // MARK: Cannon and shots
     /// Cannon position, board units. Every shot starts here.

@@ -103,6 +103,11 @@ public struct FlightSimulator: Sendable {
     public var recordsEvents = false
     /// Events since the latest `launch` (or `run`), when recorded.
     public private(set) var events: [FlightEvent] = []
+    /// Record the ball's centre at every step end the stuck rule samples (`takeStepEnds`), for
+    /// pictures: v1's trajectories are sampled at step ends too. Never changes a flight.
+    public var recordsStepEnds = false
+    /// Step ends recorded and not yet taken.
+    var stepEnds: [StepEnd] = []
     /// The moving bucket, as it is at time 0 of the shot; nil: none.
     public var bucket: BucketPath?
     /// The game's rules for a shot; nil: a bare flight (`run`: obstacle contacts are not handed
@@ -136,6 +141,20 @@ public struct FlightSimulator: Sendable {
             self.stuckDistance = stuckDistance
             self.stuckTime = stuckTime
         }
+    }
+
+    /// The ball's centre at a step end (`recordsStepEnds`).
+    public struct StepEnd: Sendable, Equatable {
+        /// Seconds since the shot began: a whole number of `timeStep`s.
+        public var time: Double
+        public var position: Vec2
+    }
+
+    /// The step ends recorded since the last call, oldest first (shot rules only: they are the
+    /// stuck rule's samples).
+    public mutating func takeStepEnds() -> [StepEnd] {
+        defer { stepEnds.removeAll(keepingCapacity: true) }
+        return stepEnds
     }
 
     /// What `advance` stopped at.
@@ -225,7 +244,8 @@ public struct FlightSimulator: Sendable {
 
     /// Samples the step ends up to `until` for the stuck rule; returns a stuck one.
     @inline(__always)
-    static func sample(_ s: inout Progress, through until: Double, rules: ShotRules, h: Double) -> (time: Double, position: Vec2)? {
+    static func sample(_ s: inout Progress, through until: Double, rules: ShotRules, h: Double,
+                       log: inout [StepEnd], logging: Bool) -> (time: Double, position: Vec2)? {
         let reach = rules.stuckDistance * rules.stuckDistance
         while true {
             let T = s.nextStep * h
@@ -233,6 +253,7 @@ public struct FlightSimulator: Sendable {
             s.nextStep += 1
             // A parked ball waits at its flight's origin until the flight starts.
             let p = s.flight.position(at: Swift.max(T - s.start, 0))
+            if logging { log.append(StepEnd(time: T, position: p)) }
             if (p - s.anchor).lengthSquared > reach {
                 s.anchor = p
                 s.anchorTime = T
@@ -255,6 +276,12 @@ public struct FlightSimulator: Sendable {
         precondition(!progress.finished, "no flight in progress: launch one first")
         var s = progress
         defer { progress = s }
+        // The step-end log moves out of `self` for the loop (as the query stamps do), and only
+        // when it is on: a flight recorded nothing otherwise and pays for nothing.
+        let logging = recordsStepEnds
+        var log: [StepEnd] = []
+        if logging { swap(&log, &stepEnds) }
+        defer { if logging { swap(&log, &stepEnds) } }
         let cfg = scene.config
         let g = cfg.gravity, r = cfg.ballRadius, h = cfg.timeStep
         let budget = cfg.maxEventsPerSubstep
@@ -268,7 +295,7 @@ public struct FlightSimulator: Sendable {
             let timeLimit = s.timeLimit
             if s.resting || !(now < timeLimit) {
                 // At rest nothing moves the ball until the stuck rule does.
-                if let rules, let stuck = Self.sample(&s, through: timeLimit, rules: rules, h: h) {
+                if let rules, let stuck = Self.sample(&s, through: timeLimit, rules: rules, h: h, log: &log, logging: logging) {
                     return .stuck(time: stuck.time, position: stuck.position)
                 }
                 let t = timeLimit - s.start
@@ -284,7 +311,7 @@ public struct FlightSimulator: Sendable {
             var best = tau + span
             // A limit closer than time can resolve at this magnitude: it has been reached.
             guard best > tau else {
-                if let rules, let stuck = Self.sample(&s, through: timeLimit, rules: rules, h: h) {
+                if let rules, let stuck = Self.sample(&s, through: timeLimit, rules: rules, h: h, log: &log, logging: logging) {
                     return .stuck(time: stuck.time, position: stuck.position)
                 }
                 return Self.ended(&s, FlightOutcome(end: .timeLimit, position: flight.position(at: tau), velocity: flight.velocity(at: tau),
@@ -408,7 +435,7 @@ public struct FlightSimulator: Sendable {
 
             let hit = next
             if isNone(hit) {
-                if let rules, let stuck = Self.sample(&s, through: s.start + best, rules: rules, h: h) {
+                if let rules, let stuck = Self.sample(&s, through: s.start + best, rules: rules, h: h, log: &log, logging: logging) {
                     return .stuck(time: stuck.time, position: stuck.position)
                 }
                 s.tau = best
@@ -416,7 +443,7 @@ public struct FlightSimulator: Sendable {
             }
             let p = flight.position(at: best), vb = flight.velocity(at: best)
             let when = s.start + best
-            if let rules, let stuck = Self.sample(&s, through: when, rules: rules, h: h) {
+            if let rules, let stuck = Self.sample(&s, through: when, rules: rules, h: h, log: &log, logging: logging) {
                 return .stuck(time: stuck.time, position: stuck.position)
             }
             guard p.isFinite, vb.isFinite else {

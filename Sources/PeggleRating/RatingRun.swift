@@ -107,7 +107,7 @@ public final class RatingRun: @unchecked Sendable {
         self.levels = registered
         x50Priors = registered.map { Self.x50Prior($0.prepared, config.adaptive.prior) }
         var ids: [Int64] = []
-        for agent in config.agents { ids.append(try store.agent(AgentRecord(agent: agent))) }
+        for agent in config.agents { ids.append(try store.agent(AgentRecord(agent: agent, physics: config.rules.physicsVersion))) }
         agentIDs = ids
         let configuration: String
         do { configuration = try Self.configurationJSON(config, levels: registered, x50Priors: x50Priors) } catch {
@@ -242,11 +242,20 @@ extension LevelRecord {
 }
 
 extension AgentRecord {
-    /// The store's row of `agent`: kind, parameters as JSON with sorted keys, weights hash.
-    public init(agent a: any Agent) {
-        // The same text `peggle` has always written, so existing databases keep their agents' identity.
-        let data = (try? JSONSerialization.data(withJSONObject: a.parameters, options: [.sortedKeys, .withoutEscapingSlashes]))
+    /// The store's row of `agent` playing under `physics`: kind, parameters as JSON with sorted
+    /// keys, weights hash. Under version 2 the parameters and label also say `physics=2`, so its
+    /// games are another agent's: they never share a key with version 1's, a report shows them
+    /// as their own rows, and a merge keeps them apart. Version 1 adds nothing: the same text
+    /// `peggle` has always written, so existing databases keep their agents' identity.
+    public init(agent a: any Agent, physics: PhysicsVersion = .standard) {
+        var p = a.parameters
+        if physics != .standard { p[Self.physicsKey] = physics.description }
+        let data = (try? JSONSerialization.data(withJSONObject: p, options: [.sortedKeys, .withoutEscapingSlashes]))
         let parameters = String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
-        self.init(kind: a.kind, parameters: parameters, weightsHash: (a as? any WeightedAgent)?.weightsHash, label: a.label)
+        let label = a.kind.label(parameters: p)
+        self.init(kind: a.kind, parameters: parameters, weightsHash: (a as? any WeightedAgent)?.weightsHash, label: label)
     }
+
+    /// The parameter that names a physics other than version 1.
+    public static let physicsKey = "physics"
 }

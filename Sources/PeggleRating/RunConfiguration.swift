@@ -1,5 +1,6 @@
 import Foundation
 import PeggleDifficulty
+import PeggleLevel
 
 extension PriorKind: Codable {}
 
@@ -49,10 +50,13 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
     public var firstSeed: UInt64
     public var maxShots: Int
     public var levels: [Level]
+    /// The physics version when it is not version 1 (absent: version 1, as every run before
+    /// version 2 existed; so version 1's runs keep the text they always had).
+    public var physics: Int?
 
     enum CodingKeys: String, CodingKey {
         case method, agents, skillKind = "skill_kind", games, sigmas, adaptive, firstSeed = "first_seed",
-             maxShots = "max_shots", levels
+             maxShots = "max_shots", levels, physics
     }
 
     /// The configuration of a run of `config` over `levels`, each with the x50 prior it measures with.
@@ -69,6 +73,7 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
             : nil
         firstSeed = c.firstSeed
         maxShots = c.maxShots
+        physics = c.rules.physicsVersion == .standard ? nil : c.rules.physicsVersion.rawValue
         self.levels = levels.map { Level(file: $0.name, hash: $0.hash, x50Prior: $0.x50.map { RecordedX50(mean: $0.mean, sd: $0.sd) }) }
     }
 

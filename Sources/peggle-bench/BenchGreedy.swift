@@ -27,6 +27,8 @@ struct BenchGreedy: ParsableCommand {
 
     @OptionGroup var greedy: GreedyTuning
 
+    @OptionGroup var physicsOption: PhysicsOption
+
     @OptionGroup var threads: BenchThreads
 
     @OptionGroup var output: BenchOutputOptions
@@ -105,8 +107,13 @@ struct BenchGreedy: ParsableCommand {
     }
 
     /// Fresh games, and games a few seeded random shots in (the board thins out); games that
-    /// ended are left out.
+    /// ended are left out. The random shots are version 1's whatever `--physics` says, so both
+    /// versions decide from the same states; the decisions are the chosen physics's.
     func decisionStates(_ level: Level) throws -> [GameState] {
+        try v1DecisionStates(level).map { try $0.withPhysics(physicsOption.physics) }
+    }
+
+    func v1DecisionStates(_ level: Level) throws -> [GameState] {
         let rules = Rules()
         var states: [GameState] = []
         for s in 0..<decisions {

@@ -57,7 +57,7 @@ struct BenchRating: ParsableCommand {
         guard !files.isEmpty else {
             throw UserError("\(levels.joined(separator: ", ")): no level to rate (bench-grid.json, the physics scene, is left out)")
         }
-        let loaded = try files.map { ($0, try Files.loadLevel($0)) }
+        let loaded = try files.map { ($0, try Files.loadLevel($0, rules: rating.physicsOption.rules())) }
         var out = try BenchOutput<Row>(output)
         let round = BenchClock.round
         for t in counts {

@@ -93,14 +93,15 @@ struct BenchTOIGames: ParsableCommand {
         let round = BenchClock.round
         for file in files {
             let level = try Files.loadLevel(file)
-            let reasons = TOIRefusal.reasons(level, rules)
+            let rules2 = { var r = rules; r.physicsVersion = .timeOfImpact; return r }()
+            let reasons = level.physicsIssues(rules: rules2).map(\.message)
             let gameAims = (0..<games).map { Self.aimList(game: $0, count: aims) }
             var v1: [BenchClock.Run] = [], v2: [BenchClock.Run] = []
             if reasons.isEmpty {
-                let scene = TOIGame.scene(level: level, rules: rules)
-                // Game g: built, or a reseeded copy of one fresh game (the same game).
-                let fresh = sharedSetup ? try GameState(level: level, rules: rules, seed: 0) : nil
-                @Sendable func newGame(_ g: Int) throws -> GameState {
+                // Game g in each engine: built, or a reseeded copy of one fresh game (the same game).
+                let fresh1 = sharedSetup ? try GameState(level: level, rules: rules, seed: 0) : nil
+                let fresh2 = sharedSetup ? try GameState(level: level, rules: rules2, seed: 0) : nil
+                @Sendable func newGame(_ g: Int, _ fresh: GameState?, _ rules: Rules) throws -> GameState {
                     guard var s = fresh else { return try GameState(level: level, rules: rules, seed: UInt64(g)) }
                     s.reseed(UInt64(g))
                     return s
@@ -109,7 +110,7 @@ struct BenchTOIGames: ParsableCommand {
                     v1.append(try BenchClock.timed(threads: 1, count: games) { range in
                         var shots = 0
                         for g in range {
-                            var s = try newGame(g)
+                            var s = try newGame(g, fresh1, rules)
                             for a in gameAims[g] where !s.isOver { _ = try s.shoot(angle: a); shots += 1 }
                         }
                         return BenchClock.Run(shots: shots, steps: 0, seconds: 0)
@@ -117,8 +118,8 @@ struct BenchTOIGames: ParsableCommand {
                     v2.append(try BenchClock.timed(threads: 1, count: games) { range in
                         var shots = 0
                         for g in range {
-                            var s = try TOIGame(state: newGame(g), scene: scene)
-                            for a in gameAims[g] where !s.state.isOver { _ = try s.shoot(angle: a); shots += 1 }
+                            var s = try newGame(g, fresh2, rules2)
+                            for a in gameAims[g] where !s.isOver { _ = try s.shoot(angle: a); shots += 1 }
                         }
                         return BenchClock.Run(shots: shots, steps: 0, seconds: 0)
                     })

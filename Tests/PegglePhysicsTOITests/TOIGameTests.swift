@@ -70,25 +70,34 @@ struct TOIGameTests {
 
     @Test("levels with what v2 does not handle are refused whole, saying what")
     func refusals() throws {
+        let p = "physics 2 cannot play this yet: "
         let expected = [
-            "brick-road.json": "physics 2 cannot play level 'Brick Road' yet: power multiball with 2 green peg(s) splits the ball (several balls in play)",
-            "last-stand.json": "physics 2 cannot play level 'Last Stand' yet: 2 zombie peg(s) become balls (several balls in play); "
-                + "power multiball with 1 green peg(s) splits the ball (several balls in play)",
-            "upside-down.json": "physics 2 cannot play level 'Upside Down' yet: 2 confusement peg(s) turn the board (every obstacle moves)",
-            "zombie-night.json": "physics 2 cannot play level 'Zombie Night' yet: 6 zombie peg(s) become balls (several balls in play); "
-                + "power multiball with 1 green peg(s) splits the ball (several balls in play)",
+            "brick-road.json": "power: \(p)power multiball with 2 green peg(s) splits the ball (several balls in play)",
+            "last-stand.json": "pegs: \(p)2 zombie peg(s) become balls (several balls in play)",
+            "upside-down.json": "pegs: \(p)2 confusement peg(s) turn the board (every obstacle moves)",
+            "zombie-night.json": "pegs: \(p)6 zombie peg(s) become balls (several balls in play)",
         ]
         let files = try LevelEndsTests.levelFiles().map { String($0.dropFirst("Levels/".count)) }
         var refused: [String: String] = [:]
         for file in files {
-            do { _ = try TOIGame(level: Self.level(file), seed: 1) } catch let r as TOIRefusal { refused[file] = r.description }
+            do { _ = try TOIGame(level: Self.level(file), seed: 1) } catch { refused[file] = "\(error)" }
         }
         #expect(refused == expected)
+        // Every reason is listed by validation (a level's first issue is what a game throws).
+        var v2 = Rules()
+        v2.physicsVersion = .timeOfImpact
+        #expect(try Self.level("last-stand.json").validate(rules: v2).map(\.description) == [
+            "pegs: \(p)2 zombie peg(s) become balls (several balls in play)",
+            "power: \(p)power multiball with 1 green peg(s) splits the ball (several balls in play)",
+        ])
+        #expect(try Self.level("last-stand.json").validate(rules: Rules()).isEmpty)
         var sub = Rules()
         sub.physics.substeps = 2
-        #expect(throws: TOIRefusal(level: "Two Pegs", reasons: ["physics substeps 2: v2 budgets events per timeStep, as v1 with substeps 1"])) {
-            try TOIGame(level: Self.twoPegs, rules: sub, seed: 1)
-        }
+        let substeps = #expect(throws: LevelIssue.self) { try TOIGame(level: Self.twoPegs, rules: sub, seed: 1) }
+        #expect(substeps?.description == p + "physics substeps 2 (version 2 budgets events per timeStep, as version 1 with substeps 1)")
+        // A game made under version 2's rules is refused alike.
+        let turning = #expect(throws: LevelIssue.self) { try GameState(level: Self.level("upside-down.json"), rules: v2, seed: 1) }
+        #expect(turning?.description == "pegs: " + p + "2 confusement peg(s) turn the board (every obstacle moves)")
     }
 
     /// A game to its end or `aims.count` shots: each shot's result and the final score and status.

@@ -163,7 +163,7 @@ struct SavedStateTests {
                                              "freeFlightTally"])
         #expect(labels(game) == ["level", "rules", "world", "pegs", "status", "score", "ballsLeft", "shotsTaken", "elapsed",
                                  "orangeTotal", "orangeHit", "orangeCleared", "cleanShots", "chances", "rng", "purpleSlots",
-                                 "ballInfo", "pendingExplosions", "scratch"])
+                                 "ballInfo", "pendingExplosions", "scratch", "toi"])
         #expect(labels(env) == ["config", "encoder", "action", "fresh", "generated", "startTraces", "levelSeed",
                                 "generatorSeed", "game", "levelIndex", "shots", "isDone", "lastShot", "rng", "cursor", "noise",
                                 "scratch"])

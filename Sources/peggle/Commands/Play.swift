@@ -28,11 +28,13 @@ struct Play: ParsableCommand {
 
     @OptionGroup var tuning: AgentOptions
 
+    @OptionGroup var physicsOption: PhysicsOption
+
     @Flag(help: "Print one JSON object instead of text (each shot lists the ids of the pegs it lit).")
     var json = false
 
     func run() throws {
-        let rules = Rules()
+        let rules = physicsOption.rules()
         if let agent {
             guard script.angles == nil else { throw UserError("--angles and --agent: give one or the other") }
             return try AgentPlay(spec: agent, episodes: episodes, sigma: sigma, tuning: tuning, json: json)
@@ -58,10 +60,13 @@ struct Play: ParsableCommand {
             "game_seconds": game.elapsed,
         ]
         if json {
-            printLine(try JSON.text([
+            var object: [String: Any] = [
                 "engine": PeggleGym.version, "level": lvl.name, "file": script.level, "seed": script.seed,
                 "mode": lvl.mode.name, "shots": records, "summary": summary,
-            ] as [String: Any]))
+            ]
+            // Version 1's output is what it always was; another physics says so.
+            if rules.physicsVersion != .standard { object["physics"] = rules.physicsVersion.rawValue }
+            printLine(try JSON.text(object))
             return
         }
         var s = "\(game.status == .won ? "won" : game.status == .lost ? "lost" : "playing"): score \(game.score), "
@@ -72,6 +77,7 @@ struct Play: ParsableCommand {
         case .dodge: s += ", clean shots \(game.cleanShots), chances \(game.chances)"
         }
         if played < aims.count { s += " (game over; \(aims.count - played) angles not played)" }
+        if rules.physicsVersion != .standard { s += " [physics \(rules.physicsVersion)]" }
         printLine(s)
     }
 

@@ -40,13 +40,16 @@ struct AgentPlay {
                  "score": r.score, "shots": r.shots, "orange_cleared": r.orangeCleared, "orange_total": r.orangeTotal,
                  "balls_used": r.ballsUsed, "game_seconds": r.gameSeconds, "angles": r.shotLog.map(\.angle)]
             }
-            printLine(try JSON.text([
+            var object: [String: Any] = [
                 "engine": PeggleGym.version, "level": level.name, "file": file, "agent": agent.label, "sigma": sigma,
                 "episodes": eps,
                 "summary": ["episodes": results.count, "wins": wins, "win_rate": stats.winRate,
                             "win_rate_low": interval.lowerBound, "win_rate_high": interval.upperBound,
                             "mean_score": meanScore, "orange_fraction": orange, "mean_shots": meanShots] as [String: Any],
-            ] as [String: Any]))
+            ]
+            // Version 1's output is what it always was; another physics says so.
+            if rules.physicsVersion != .standard { object["physics"] = rules.physicsVersion.rawValue }
+            printLine(try JSON.text(object))
             return
         }
         for (k, r) in results.enumerated() {
@@ -57,7 +60,8 @@ struct AgentPlay {
         }
         printLine("\(agent.label) on \(level.name), sigma \(LevelCodec.number(sigma)): \(results.count) episodes, "
             + "won \(wins) (\(Self.f(stats.winRate, 2)), 95% \(Self.f(interval.lowerBound, 2))-\(Self.f(interval.upperBound, 2))), "
-            + "mean score \(Self.f(meanScore, 0)), orange cleared \(Self.f(orange, 3)), mean shots \(Self.f(meanShots, 1))")
+            + "mean score \(Self.f(meanScore, 0)), orange cleared \(Self.f(orange, 3)), mean shots \(Self.f(meanShots, 1))"
+            + (rules.physicsVersion != .standard ? " [physics \(rules.physicsVersion)]" : ""))
     }
 
     static func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }

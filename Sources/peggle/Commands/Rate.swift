@@ -61,7 +61,7 @@ struct Rate: ParsableCommand {
     func run() throws {
         if json && !dryRun { throw UserError("--json: only with --dry-run (a run's own output is its progress and summary)") }
         let config = try ratingConfig()
-        let (found, skipped) = try loadLevels()
+        let (found, skipped) = try loadLevels(rules: config.rules)
         if dryRun { return try sayWhatWouldBeRated(found: found, skipped: skipped, agents: config.agents) }
         let rating = try startRun(config: config, levels: found, store: try openStore())
         let summary = try play(rating)
@@ -164,13 +164,13 @@ struct Rate: ParsableCommand {
 
     /// Level files: every argument, folders expanded to their *.json files (sorted). A file that
     /// does not read or validate is reported and skipped; no level at all is an error.
-    func loadLevels() throws -> ([(file: String, level: Level)], [(file: String, problem: String)]) {
+    func loadLevels(rules: Rules) throws -> ([(file: String, level: Level)], [(file: String, problem: String)]) {
         let files = try Files.levelFiles(levels)
         var ok: [(file: String, level: Level)] = [], bad: [(file: String, problem: String)] = []
         var hashes = Set<String>()
         for f in files {
             do {
-                let l = try Files.loadLevel(f)
+                let l = try Files.loadLevel(f, rules: rules)
                 if hashes.insert(l.contentHash).inserted { ok.append((f, l)) }
             } catch let e as UserError {
                 bad.append((f, e.lines.map { $0.hasPrefix(f + ": ") ? String($0.dropFirst(f.count + 2)) : $0 }.joined(separator: "; ")))

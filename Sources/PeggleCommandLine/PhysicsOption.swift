@@ -1,0 +1,26 @@
+import ArgumentParser
+import PeggleLevel
+
+extension PhysicsVersion: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let n = Int(argument) else { return nil }
+        self.init(rawValue: n)
+    }
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}
+
+/// `--physics`: which physics plays (issue 51). One option for `play`, `rate` and the benchmarks,
+/// so its default and help are declared once.
+package struct PhysicsOption: ParsableArguments {
+    package init() {}
+
+    @Option(help: "The physics: 1 (fixed steps, every stored rating's) or 2 (times of impact, being measured: it refuses levels whose board turns or that put several balls in play).")
+    package var physics = PhysicsVersion.standard
+
+    /// `rules` played under this physics.
+    package func rules(_ rules: Rules = Rules()) -> Rules {
+        var r = rules
+        r.physicsVersion = physics
+        return r
+    }
+}
