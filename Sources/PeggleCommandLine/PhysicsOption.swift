@@ -14,7 +14,7 @@ extension PhysicsVersion: ExpressibleByArgument {
 package struct PhysicsOption: ParsableArguments {
     package init() {}
 
-    @Option(help: "The physics: 1 (fixed steps, every stored rating's) or 2 (times of impact, being measured: it refuses levels whose board turns or that put several balls in play).")
+    @Option(help: "The physics: 1 (fixed steps, every stored rating's) or 2 (times of impact for one ball on a fixed board, version 1's steps where several balls or a turning board come in; being measured).")
     package var physics = PhysicsVersion.standard
 
     /// `rules` played under this physics.

@@ -172,7 +172,13 @@ public struct GameState: Sendable {
 
     /// `shoot`; with `settle` false, the pegs lit at the end leave the game but stay in the physics.
     mutating func play(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> ShotResult {
-        if toi != nil { return try playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: settle).shot }
+        if toi != nil { return try playVersion2(angle: angle, recordTrajectory: recordTrajectory, settle: settle).shot }
+        return try playFixedStep(angle: angle, recordTrajectory: recordTrajectory, settle: settle)
+    }
+
+    /// Version 1's shot.
+    @inline(__always)
+    mutating func playFixedStep(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> ShotResult {
         guard status == .playing else { throw .gameOver }
         guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
         if shotsTaken > 0 { roamPurple() }
@@ -189,6 +195,15 @@ public struct GameState: Sendable {
         var limit = rules.shotTimeLimit
         if let left = timeLeft { limit = min(limit, left) }
         let maxSteps = Int((limit / rules.physics.timeStep).rounded(.up))
+        runSteps(&shot, maxSteps: maxSteps, recordTrajectory: recordTrajectory)
+        shot.duration = Double(shot.steps) * rules.physics.timeStep
+        finish(&shot, settle: settle)
+        return shot
+    }
+
+    /// Version 1's steps until no ball is in play or `maxSteps` in all (`shot.steps` counts them).
+    @inline(__always)
+    mutating func runSteps(_ shot: inout ShotResult, maxSteps: Int, recordTrajectory: Bool) {
         while world.activeBallCount > 0 {
             if shot.steps >= maxSteps {
                 shot.timedOut = true
@@ -220,9 +235,6 @@ public struct GameState: Sendable {
             checkStuck(&shot)
             if recordTrajectory { record(&shot) }
         }
-        shot.duration = Double(shot.steps) * rules.physics.timeStep
-        finish(&shot, settle: settle)
-        return shot
     }
 
     mutating func track(_ id: Int32, spooky: Int = 0) {

@@ -19,12 +19,13 @@ import PeggleUtilities
 /// would count (`ceil(t / timeStep)` for a ball gone at `t`), the bucket is moved on by that
 /// time, and `finish` removes the lit pegs, which leave the scene too.
 ///
-/// Levels with what v2 does not handle yet are refused whole (`Level.physicsIssues`, a
-/// `LevelIssue`), never played wrong. Deterministic: values only, no state shared between games.
+/// Where a second ball or a turning board comes in, version 1's steps play the rest of the shot
+/// (`GameState.playVersion2`). Deterministic: values only, no state shared between games.
 public struct TOIGame: Sendable {
     public private(set) var state: GameState
     /// Where the latest shot's ball left play: on the exit line, on the bucket's mouth, or where
-    /// the stuck rule or the time limit found it (a spooky ball: its last flight's end).
+    /// the stuck rule or the time limit found it (a spooky ball: its last flight's end); nil
+    /// when version 1 played the shot or its end (`GameState.playVersion2`).
     public private(set) var lastEnd: Vec2?
 
     /// A new game on `level`, as `GameState.init` with `rules` under version 2. `scene`, if it is
@@ -51,7 +52,7 @@ public struct TOIGame: Sendable {
 
     /// Fires the cannon at `angle` radians from straight down, as `GameState.shoot`.
     public mutating func shoot(angle: Double, recordTrajectory: Bool = false) throws(ShotError) -> ShotResult {
-        let (shot, end) = try state.playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: true)
+        let (shot, end) = try state.playVersion2(angle: angle, recordTrajectory: recordTrajectory, settle: true)
         lastEnd = end
         return shot
     }
@@ -77,7 +78,7 @@ extension GameState {
         case .fixedStep:
             game.toi = nil
         case .timeOfImpact:
-            // The board has not turned: only confusement pegs turn it, and v2 refuses them.
+            // On a turned board version 1 plays the shots (`playVersion2`); the scene stays the level's.
             let fits = scene.map { $0.config == rules.physics && $0.obstacles == Self.obstacles(level: level, rules: rules) } ?? false
             var sim = Self.simulator(fits ? scene! : TOIScene(obstacles: Self.obstacles(level: level, rules: rules), config: rules.physics),
                                      game.rules)
@@ -87,8 +88,55 @@ extension GameState {
         return game
     }
 
-    /// One shot on version 2: `play`'s rules, v2's flight; and where the ball left play.
-    mutating func playTOI(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> (shot: ShotResult, end: Vec2) {
+    /// A shot of a game under version 2's rules, and where its ball left play (nil: version 1
+    /// played the shot, or its end). Version 2 flies one ball among fixed obstacles; what it
+    /// cannot fly it hands to version 1's steps (`runSteps`), in the same game state:
+    /// - a shot that starts on a turned board (after a confusement flip) is version 1's whole;
+    /// - when a peg's lighting puts a second ball in play (multiball's green peg, a zombie peg,
+    ///   also through a kaboom) or starts the board turning (a confusement peg), the ball goes
+    ///   into version 1's world where the contact left it, and version 1 plays the rest of the
+    ///   shot from the start of the step the contact was in (the ball's clock moves back by less
+    ///   than a step; its stuck-rule anchor starts again there).
+    /// Afterwards the pegs the shot removed leave version 2's scene too.
+    mutating func playVersion2(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> (shot: ShotResult, end: Vec2?) {
+        if boardAngle == 0 { return try playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: settle) }
+        let shot = try playFixedStep(angle: angle, recordTrajectory: recordTrajectory, settle: settle)
+        if settle { syncScene() }
+        return (shot, nil)
+    }
+
+    /// Takes the pegs removed off version 2's scene.
+    mutating func syncScene() {
+        guard toi != nil else { return }
+        for i in pegs.indices where pegs[i].isRemoved && toi!.live[i] { toi!.removeObstacle(i) }
+    }
+
+    /// Whether lighting a peg of `kind` needs version 1 (a second ball, or a turning board).
+    func lightingNeedsFixedStep(_ kind: PegKind) -> Bool {
+        switch kind {
+        case .zombie, .confusement: true
+        case .green: level.power == .multiball
+        case .blue, .orange, .purple: false
+        }
+    }
+
+    /// Puts version 2's ball into version 1's world at `point` with `velocity` (a contact at
+    /// `time`), with the shot's step count and the bucket at the start of that contact's step,
+    /// for `runSteps` to play on. Returns the ball's id in the world.
+    mutating func handOff(_ point: Vec2, _ velocity: Vec2, at time: Double, _ shot: inout ShotResult, path: BucketPath?) -> Int32 {
+        let h = rules.physics.timeStep
+        let done = max(Int(Self.stepsTo(time, h)) - 1, 0)
+        shot.steps = done
+        world.bucket = path?.bucket(at: Double(done) * h)
+        guard let id = world.spawnBall(position: point, velocity: velocity) else { return -1 }
+        // Version 2's entry (always the first) becomes the world ball's; a zombie's spawned
+        // meanwhile keeps its own.
+        ballInfo[0] = BallInfo(id: id, spooky: ballInfo[0].spooky, anchor: point, anchorTime: world.time)
+        return id
+    }
+
+    /// One shot on version 2 from an unturned board: `play`'s rules, v2's flight.
+    mutating func playTOI(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> (shot: ShotResult, end: Vec2?) {
         guard status == .playing else { throw .gameOver }
         guard angle.isFinite, abs(angle) <= rules.maxAim else { throw .angleOutOfRange(angle: angle, limit: rules.maxAim) }
         // Out of `self` while it flies, so its arrays are not copied on every write.
@@ -112,8 +160,8 @@ extension GameState {
         sim.recordsStepEnds = recordTrajectory
         sim.launch(position: rules.cannon, velocity: Vec2(Trig.sin(angle), Trig.cos(angle)) * rules.launchSpeed,
                    timeLimit: timeLimit)
-        var ball: Int32 = 0
-        // A picture's trajectory: the ball at launch, then at every step end (as v1 records it).
+        // Version 2's paths count down from -1, apart from version 1's ball ids (a hand-off).
+        var ball: Int32 = -1
         func record(_ point: Vec2, at time: Double, newPath: Bool) {
             guard shot.trajectory != nil else { return }
             if newPath {
@@ -131,6 +179,7 @@ extension GameState {
         record(rules.cannon, at: 0, newPath: true)
         var gone = timeLimit
         var end = rules.cannon
+        var handedOff = false
         flying: while true {
             let step = sim.advance()
             recordSteps()
@@ -143,10 +192,19 @@ extension GameState {
                     if pegs[i].impacts >= Int32(rules.stuckImpacts) { sim.flagStuck() }
                 }
                 if !pegs[i].isLit && !pegs[i].isRemoved {
-                    light(i, contact: Contact(kind: .obstacle, ball: 0, other: e.other, point: e.point, normal: e.normal,
+                    // A peg whose lighting needs version 1 gets the ball from its world.
+                    handedOff = lightingNeedsFixedStep(pegs[i].kind)
+                    let id = handedOff ? handOff(e.point, e.velocityAfter, at: e.time, &shot, path: path) : 0
+                    light(i, contact: Contact(kind: .obstacle, ball: id, other: e.other, point: e.point, normal: e.normal,
                                               impactSpeed: e.impactSpeed, velocityBefore: e.velocityBefore, time: e.time), &shot)
                 }
                 drainExplosions(&shot)
+                // A kaboom that lit a zombie or confusement peg: version 1 from here too.
+                if !handedOff, world.activeBallCount > 0 || world.frame.isTurning {
+                    _ = handOff(e.point, e.velocityAfter, at: e.time, &shot, path: path)
+                    handedOff = true
+                }
+                if handedOff { break flying }
             case let .stuck(time, position):
                 // `unstick`'s rule: the lit pegs it touches go now; with none, the ball goes.
                 world.store.touching(center: position, margin: rules.stuckReach, into: &scratch)
@@ -182,22 +240,27 @@ extension GameState {
                     guard at < timeLimit else { shot.timedOut = true; break }
                     guard let p = separated(Vec2(x, r + 1)) else { break }
                     sim.launch(position: p, velocity: o.velocity, at: at, timeLimit: timeLimit)
-                    ball += 1
+                    ball -= 1
                     record(p, at: at, newPath: true)
                     continue flying
                 }
                 break flying
             }
         }
-        if shot.trajectory != nil, end != shot.trajectory!.paths.last?.points.last { record(end, at: gone, newPath: false) }
         sim.recordsStepEnds = false
-        shot.steps = min(maxSteps, Int(Self.stepsTo(gone, h)))
+        if handedOff {
+            if recordTrajectory { self.record(&shot) }
+            runSteps(&shot, maxSteps: maxSteps, recordTrajectory: recordTrajectory)
+        } else {
+            if shot.trajectory != nil, end != shot.trajectory!.paths.last?.points.last { record(end, at: gone, newPath: false) }
+            shot.steps = min(maxSteps, Int(Self.stepsTo(gone, h)))
+            world.bucket = path?.bucket(at: Double(shot.steps) * h)
+        }
         shot.duration = Double(shot.steps) * h
-        world.bucket = path?.bucket(at: shot.duration)
         finish(&shot, settle: settle)
         // A search's state (`settle` false) is thrown away after the shot, as v1's physics is.
         if settle { for i in pegs.indices where pegs[i].isRemoved && sim.live[i] { sim.removeObstacle(i) } }
-        return (shot, end)
+        return (shot, handedOff ? nil : end)
     }
 
     /// The steps v1 has taken when a ball leaves play at `time`: the step it left in counts. A

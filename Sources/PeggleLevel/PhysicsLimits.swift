@@ -1,29 +1,15 @@
 import PegglePhysics
 
 extension Level {
-    /// What in this level the physics `rules` ask for cannot play yet, one issue a reason (empty:
-    /// it plays it). Version 1 plays every valid level; version 2 (issue 51) flies one ball among
-    /// fixed obstacles, so it refuses boards that turn and levels that put several balls in play,
-    /// whole, rather than play them wrong. Part of `validate(rules:)`, so every command that checks
-    /// a level names the file and the reason.
+    /// What in this level the physics `rules` ask for cannot play, one issue a reason (empty: it
+    /// plays it). Part of `validate(rules:)`, so every command that checks a level names the file
+    /// and the reason. Version 1 plays every valid level. Version 2 flies one ball among fixed
+    /// obstacles and hands a shot to version 1's steps where a second ball or a turning board
+    /// comes in (`GameState.playVersion2`), so it plays every level too, but only with one
+    /// sub-step a step: its event budget is version 1's per step.
     public func physicsIssues(rules: Rules) -> [LevelIssue] {
-        guard rules.physicsVersion == .timeOfImpact else { return [] }
-        let prefix = "physics \(rules.physicsVersion) cannot play this yet: "
-        var out: [LevelIssue] = []
-        let confusement = count(of: .confusement), zombie = count(of: .zombie), green = count(of: .green)
-        if confusement > 0 {
-            out.append(LevelIssue(path: "pegs", message: prefix + "\(confusement) confusement peg(s) turn the board (every obstacle moves)"))
-        }
-        if zombie > 0 {
-            out.append(LevelIssue(path: "pegs", message: prefix + "\(zombie) zombie peg(s) become balls (several balls in play)"))
-        }
-        if power == .multiball && green > 0 {
-            out.append(LevelIssue(path: "power", message: prefix + "power multiball with \(green) green peg(s) splits the ball (several balls in play)"))
-        }
-        if rules.physics.substeps != 1 {
-            out.append(LevelIssue(path: "", message: prefix
-                + "physics substeps \(rules.physics.substeps) (version 2 budgets events per timeStep, as version 1 with substeps 1)"))
-        }
-        return out
+        guard rules.physicsVersion == .timeOfImpact, rules.physics.substeps != 1 else { return [] }
+        return [LevelIssue(path: "", message: "physics \(rules.physicsVersion) cannot play this yet: physics substeps "
+            + "\(rules.physics.substeps) (version 2 budgets events per timeStep, as version 1 with substeps 1)")]
     }
 }

@@ -6,8 +6,8 @@
 public enum PhysicsVersion: Int, Sendable, Equatable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Fixed steps with swept contacts (`PhysicsWorld.step`): today's physics.
     case fixedStep = 1
-    /// Closed-form flight from event to event (`FlightSimulator`); refuses levels whose boards turn
-    /// or that put several balls in play (`Level.physicsIssues`).
+    /// Closed-form flight from event to event (`FlightSimulator`) for one ball on a fixed board;
+    /// the rest of a shot with several balls or a turning board on version 1's steps.
     case timeOfImpact = 2
 
     /// The default of every run, option and stored game that does not name one.

@@ -151,9 +151,12 @@ struct BenchTOIGames: ParsableCommand {
                         if r1.caught == r2.caught { sameCaught12 += 1 }
                         if r1.hits == r11.hits { same11 += 1 }
                         if r1.caught == r11.caught { sameCaught11 += 1 }
-                        let e1 = Self.v1End(r1, rules: rules)
-                        gaps12.append((e1 - other.lastEnd!).length)
-                        gaps11.append((e1 - Self.v1End(r11, rules: rules)).length)
+                        // A shot version 1 played in part (a hand-off) has no version 2 end.
+                        if let e2 = other.lastEnd {
+                            let e1 = Self.v1End(r1, rules: rules)
+                            gaps12.append((e1 - e2).length)
+                            gaps11.append((e1 - Self.v1End(r11, rules: rules)).length)
+                        }
                     }
                     if s1.status == .won { won1 += 1 }
                 }
@@ -172,9 +175,9 @@ struct BenchTOIGames: ParsableCommand {
                 v1CaughtRate: frac(caught1, shots1), v2CaughtRate: frac(caught2, shots2),
                 v1Won: frac(won1, games), v2Won: frac(won2, games),
                 sameHits12: frac(same12, compared), sameCaught12: frac(sameCaught12, compared),
-                medianEndGap12: median(gaps12), within1Unit12: frac(gaps12.filter { $0 < 1 }.count, compared),
+                medianEndGap12: median(gaps12), within1Unit12: frac(gaps12.filter { $0 < 1 }.count, gaps12.count),
                 sameHits11: frac(same11, compared), sameCaught11: frac(sameCaught11, compared),
-                medianEndGap11: median(gaps11), within1Unit11: frac(gaps11.filter { $0 < 1 }.count, compared))
+                medianEndGap11: median(gaps11), within1Unit11: frac(gaps11.filter { $0 < 1 }.count, gaps11.count))
             let row = Row(columns: c, extra: .init(games: games, aims: aims, repeat: `repeat`, nudge: nudge, sharedSetup: sharedSetup,
                                                    v1ShotsPerSRuns: v1.map { round(Double($0.shots) / $0.seconds, 1) },
                                                    v2ShotsPerSRuns: v2.map { round(Double($0.shots) / $0.seconds, 1) },

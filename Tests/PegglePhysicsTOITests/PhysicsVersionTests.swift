@@ -105,4 +105,36 @@ struct PhysicsVersionTests {
         }
         #expect(drawn.saved == plain.saved)
     }
+
+    @Test("where a second ball or a turning board comes in, version 1 plays the rest of the shot: deterministic, powers fire")
+    func handOff() throws {
+        for file in ["brick-road.json", "zombie-night.json", "upside-down.json", "last-stand.json"] {
+            let level = try TOIGameTests.level(file)
+            var handed = 0, shots = 0, split = 0, turnedWhole = 0
+            for seed: UInt64 in 0..<6 {
+                var game = try TOIGame(level: level, seed: seed), again = try TOIGame(level: level, seed: seed)
+                for a in TOIGameTests.aims(100 + seed, 25) where !game.state.isOver {
+                    let turned = game.state.boardAngle != 0
+                    let r = try game.shoot(angle: a, recordTrajectory: true), r2 = try again.shoot(angle: a, recordTrajectory: true)
+                    #expect(r == r2, "\(file) seed \(seed)")
+                    shots += 1
+                    guard game.lastEnd == nil else { continue }
+                    handed += 1
+                    if turned { turnedWhole += 1 }
+                    // A multiball split: version 1's world has the ball and its twin (ids 0 and up),
+                    // after version 2's path (ids below 0).
+                    let t = try #require(r.trajectory)
+                    if level.power == .multiball && r.hits.green > 0 && !turned {
+                        #expect(t.paths.first!.ball < 0 && t.paths.filter { $0.ball >= 0 }.count >= 2, "\(file)")
+                        split += 1
+                    }
+                    #expect(t.bucketX.count == t.boardAngles.count)
+                }
+                #expect(game.state.pegs == again.state.pegs && game.state.score == again.state.score)
+            }
+            #expect(handed > 0 && handed < shots, "\(file): \(handed) of \(shots) shots handed to version 1")
+            if level.power == .multiball { #expect(split > 0, "\(file)") }
+            if level.count(of: .confusement) > 0 { #expect(turnedWhole > 0, "\(file): no shot started on a turned board") }
+        }
+    }
 }

@@ -68,36 +68,23 @@ struct TOIGameTests {
         #expect(abs(v1.bucket.x - game.state.bucket.x) < 1e-9)
     }
 
-    @Test("levels with what v2 does not handle are refused whole, saying what")
+    @Test("version 2 plays every level; only rules with sub-steps are refused, saying why")
     func refusals() throws {
         let p = "physics 2 cannot play this yet: "
-        let expected = [
-            "brick-road.json": "power: \(p)power multiball with 2 green peg(s) splits the ball (several balls in play)",
-            "last-stand.json": "pegs: \(p)2 zombie peg(s) become balls (several balls in play)",
-            "upside-down.json": "pegs: \(p)2 confusement peg(s) turn the board (every obstacle moves)",
-            "zombie-night.json": "pegs: \(p)6 zombie peg(s) become balls (several balls in play)",
-        ]
-        let files = try LevelEndsTests.levelFiles().map { String($0.dropFirst("Levels/".count)) }
-        var refused: [String: String] = [:]
-        for file in files {
-            do { _ = try TOIGame(level: Self.level(file), seed: 1) } catch { refused[file] = "\(error)" }
-        }
-        #expect(refused == expected)
-        // Every reason is listed by validation (a level's first issue is what a game throws).
         var v2 = Rules()
         v2.physicsVersion = .timeOfImpact
-        #expect(try Self.level("last-stand.json").validate(rules: v2).map(\.description) == [
-            "pegs: \(p)2 zombie peg(s) become balls (several balls in play)",
-            "power: \(p)power multiball with 1 green peg(s) splits the ball (several balls in play)",
-        ])
-        #expect(try Self.level("last-stand.json").validate(rules: Rules()).isEmpty)
+        for file in try LevelEndsTests.levelFiles() {
+            #expect(try LevelCodec.decode(Repository.data(file)).validate(rules: v2).isEmpty, "\(file)")
+        }
         var sub = Rules()
         sub.physics.substeps = 2
         let substeps = #expect(throws: LevelIssue.self) { try TOIGame(level: Self.twoPegs, rules: sub, seed: 1) }
         #expect(substeps?.description == p + "physics substeps 2 (version 2 budgets events per timeStep, as version 1 with substeps 1)")
-        // A game made under version 2's rules is refused alike.
-        let turning = #expect(throws: LevelIssue.self) { try GameState(level: Self.level("upside-down.json"), rules: v2, seed: 1) }
-        #expect(turning?.description == "pegs: " + p + "2 confusement peg(s) turn the board (every obstacle moves)")
+        sub.physicsVersion = .timeOfImpact
+        let game = #expect(throws: LevelIssue.self) { try GameState(level: Self.twoPegs, rules: sub, seed: 1) }
+        #expect(game == substeps)
+        sub.physicsVersion = .fixedStep
+        #expect(Self.twoPegs.validate(rules: sub).isEmpty)
     }
 
     /// A game to its end or `aims.count` shots: each shot's result and the final score and status.
@@ -151,8 +138,8 @@ struct TOIGameTests {
 
     @Test("whole games on every level v2 plays: the same bit for bit again and on four threads")
     func gamesDeterministic() throws {
-        let files = try LevelEndsTests.levelFiles().filter { (try? TOIGame(level: LevelCodec.decode(Repository.data($0)), seed: 1)) != nil }
-        #expect(files.count == 11)
+        let files = try LevelEndsTests.levelFiles()
+        #expect(files.count == 15)
         let levels = try files.map { try LevelCodec.decode(Repository.data($0)) }
         let scenes = levels.map { TOIGame.scene(level: $0, rules: Rules()) }
         let n = levels.count * 2
