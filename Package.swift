@@ -222,14 +222,8 @@ for target in package.targets where target.type == .test {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 }
 
-// PEGGLE_TESTABLE=1 (scripts/test) compiles our own targets with -enable-testing in release builds,
-// for the test suites' @testable imports. The dependencies keep their plain release flags, so the
-// wheel's engine, which scripts/test builds in the same folder first, leaves them compiled for the
-// test build (docs/distribution.md, "CI"). `-Xswiftc -enable-testing` gives the same test build, but
-// applies to every dependency too, so switching between the two recompiles them.
-let testable = ProcessInfo.processInfo.environment["PEGGLE_TESTABLE"].map { !$0.isEmpty && $0 != "0" } ?? false
-if testable {
-    for target in package.targets where target.type == .regular || target.type == .executable {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
-    }
-}
+// The test suites import our modules plainly (no `@testable import`, so no -enable-testing): what
+// they reach beyond the public API is declared `package`, visible to this package's modules only.
+// So the release build scripts/test runs the suites against is compiled exactly as users get it,
+// and the wheel's tuned engine, built in the same folder first, leaves every module but the test
+// targets compiled for the test build (docs/distribution.md, "CI").

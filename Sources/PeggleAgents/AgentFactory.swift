@@ -48,11 +48,11 @@ public struct AgentSpecError: Error, Equatable, CustomStringConvertible {
     public var description: String { reason }
 
     /// `human`: a kind no program plays.
-    static let playedByPeople = AgentSpecError(
+    package static let playedByPeople = AgentSpecError(
         reason: "\(AgentKind.human.rawValue) games are played by people in `peggle studio`, not by a program")
 
     /// A name no entry of `AgentFactory.kinds` has; the message lists the kinds there are.
-    static func unknown(_ name: String) -> AgentSpecError {
+    package static func unknown(_ name: String) -> AgentSpecError {
         AgentSpecError(reason: "unknown agent '\(name)' (expected \(AgentFactory.syntaxList))")
     }
 }

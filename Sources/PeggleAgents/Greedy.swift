@@ -184,7 +184,7 @@ public struct GreedyAgent: Agent {
 
     /// The best of `tried`: highest value; ties go to the angle closest to straight down, then the
     /// negative one, so the choice never depends on evaluation order.
-    static func best(_ tried: [(angle: Double, value: Double)]) -> (angle: Double, value: Double) {
+    package static func best(_ tried: [(angle: Double, value: Double)]) -> (angle: Double, value: Double) {
         var best = tried[0]
         for t in tried.dropFirst() {
             if t.value > best.value || (t.value == best.value && (abs(t.angle) < abs(best.angle)

@@ -242,6 +242,11 @@ public enum Trainer {
     public struct GameOutcome: Sendable, Equatable {
         public var won: Bool
         public var orangeFraction: Double
+
+        package init(won: Bool, orangeFraction: Double) {
+            self.won = won
+            self.orangeFraction = orangeFraction
+        }
     }
 
     /// Plays every member on every episode, in lockstep rounds with one `cblas_sgemm` per round.

@@ -8,7 +8,7 @@ extension SkillPrior {
     /// What it was fitted on.
     public static let populationFittedOn = "the 400 levels of rating-1000 with greedy games (scripts/rating-corpus: seeds 1-500 of easy and hard; rated --agents greedy --precision 1.6 --budget 64), 16861 games"
     /// Prior weight of each shape (slope-major, then ceiling, then floor: `SkillPosterior.logWeights`' order), summing to 1.
-    static let populationShapeWeights: [Double] = [
+    package static let populationShapeWeights: [Double] = [
         1.328644e-04, 1.099855e-04, 8.649113e-05, 5.918553e-05, 3.385267e-05,
         2.891076e-04, 2.379704e-04, 1.852054e-04, 1.168822e-04, 5.846594e-05,
         8.059335e-04, 6.521537e-04, 4.976728e-04, 2.714796e-04, 1.050480e-04,

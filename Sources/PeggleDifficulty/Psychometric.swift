@@ -38,7 +38,7 @@ public enum SkillModel {
     public static let floors: [(value: Double, prior: Double)] = [(0, 0.3), (0.02, 0.25), (0.06, 0.2), (0.15, 0.15),
                                                                   (0.3, 0.1)]
     /// Probabilities are kept in [clamp, 1 - clamp] so that no outcome is impossible.
-    static let clamp = 1e-9
+    package static let clamp = 1e-9
 
     /// ln sigma of x50 grid point `g`.
     public static func x(_ g: Int) -> Double { log(lowest) + Double(g - margin) * step }
@@ -50,7 +50,7 @@ public enum SkillModel {
     }
 
     /// The grid point of each trial sigma.
-    static let trialPoint: [Double: Int] = Dictionary(uniqueKeysWithValues: trialSigmas.enumerated().map {
+    package static let trialPoint: [Double: Int] = Dictionary(uniqueKeysWithValues: trialSigmas.enumerated().map {
         ($1, margin + $0 * trialStride)
     })
 
@@ -71,13 +71,13 @@ public enum SkillModel {
     }()
 
     /// Cells per x50 point: slope x ceiling x floor.
-    static let shapeCount = slopes.count * ceilings.count * floors.count
+    package static let shapeCount = slopes.count * ceilings.count * floors.count
 
     /// ln slope, ceiling and floor of each shape (slope-major, then ceiling, then floor).
-    static let shapeLogSlope: [Double] = slopes.flatMap { b in Array(repeating: log(b), count: ceilings.count * floors.count) }
-    static let shapeCeiling: [Double] = Array(repeating: ceilings.flatMap { c in floors.map { _ in c.value } }, count: slopes.count)
+    package static let shapeLogSlope: [Double] = slopes.flatMap { b in Array(repeating: log(b), count: ceilings.count * floors.count) }
+    package static let shapeCeiling: [Double] = Array(repeating: ceilings.flatMap { c in floors.map { _ in c.value } }, count: slopes.count)
         .flatMap { $0 }
-    static let shapeFloor: [Double] = Array(repeating: ceilings.flatMap { _ in floors.map(\.value) }, count: slopes.count)
+    package static let shapeFloor: [Double] = Array(repeating: ceilings.flatMap { _ in floors.map(\.value) }, count: slopes.count)
         .flatMap { $0 }
 
     /// What one game at x = ln sigma tells about x50 when the curve is shape `k` and x - x50 = `d`:
@@ -91,7 +91,7 @@ public enum SkillModel {
 
     /// The most one game can tell about x50 under each shape: `information` at the best sigma,
     /// maximised over sigma - sigma50 on a grid 0.005 wide in ln sigma (`StopRule.reachable`).
-    static let bestInformation: [Double] = (0..<shapeCount).map { k in
+    package static let bestInformation: [Double] = (0..<shapeCount).map { k in
         (-4000...4000).map { information(shape: k, at: Double($0) * 0.005) }.max()!
     }
 
@@ -108,7 +108,7 @@ public enum SkillModel {
     }
 
     /// L = ln((1 - q) / q) of each (ceiling, floor) pair, ceiling-major.
-    static let offsets: [Double] = ceilings.flatMap { c in
+    package static let offsets: [Double] = ceilings.flatMap { c in
         floors.map { f in
             let q = (0.5 - f.value) / (c.value - f.value)
             return log((1 - q) / q)

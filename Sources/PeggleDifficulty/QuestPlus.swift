@@ -23,7 +23,7 @@ public struct QuestPlusModel: Sendable {
     /// When the groups are consecutive runs of this many cells (cell c in group c / blockSize),
     /// as the skill model's x50 marginal is, and there are two outcomes: the fast path of
     /// `QuestPlus.expectedEntropies`.
-    let blockSize: Int?
+    package let blockSize: Int?
 
     /// Tabulates `probability(stimulus, cell)`, one probability per outcome (summing to 1).
     /// `group(cell)`, when given, maps each cell to the marginal bin placement measures.
@@ -134,7 +134,7 @@ public struct QuestPlus: Sendable {
     /// summed and outcome 1's is the block's mass less it (P(1) = 1 - P(0)), one multiply-add a
     /// cell and stimulus instead of two with a group lookup each. Equal to the general sums up to
     /// rounding (tested).
-    func blockEntropies(candidates: [Int]?, cutoff: Double, size: Int) -> [Double] {
+    package func blockEntropies(candidates: [Int]?, cutoff: Double, size: Int) -> [Double] {
         let n = model.cellCount, blocks = model.groupCount
         let stimuli = candidates ?? Array(0..<model.stimulusCount)
         // Blocks with a cell above the cutoff, and each block's mass over those cells.
@@ -181,7 +181,7 @@ public struct QuestPlus: Sendable {
     }
 
     /// Any outcomes and any groups (or none): the sums as `questplus` writes them.
-    func generalEntropies(candidates: [Int]?, cutoff: Double) -> [Double] {
+    package func generalEntropies(candidates: [Int]?, cutoff: Double) -> [Double] {
         let n = model.cellCount, k = model.outcomeCount
         let active = (0..<n).filter { posterior[$0] > cutoff }
         let stimuli = candidates ?? Array(0..<model.stimulusCount)

@@ -35,6 +35,7 @@ public struct PixelRenderer: Sendable {
     /// A requested size outside `widthRange`.
     public struct SizeError: Error, Equatable, CustomStringConvertible {
         public var width: Int
+        package init(width: Int) { self.width = width }
         public var description: String {
             "width \(width) is outside \(PixelRenderer.widthRange.lowerBound)...\(PixelRenderer.widthRange.upperBound) pixels"
         }
@@ -106,7 +107,7 @@ extension RGB {
     var colour: Colour { Colour(Float(r), Float(g), Float(b)) }
 
     /// A "#rrggbb" palette string (anything else reads as black; the palette has only these).
-    init(css: String) {
+    package init(css: String) {
         var v: UInt32 = 0
         for u in css.utf8.dropFirst() {
             let d: UInt32 = switch u {

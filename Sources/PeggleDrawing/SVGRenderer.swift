@@ -432,7 +432,7 @@ package struct Scene {
 
     /// `points` thinned so that consecutive kept points are at least `step` apart; the first and
     /// last points are always kept. Non-finite points are dropped.
-    static func thinned(_ points: [Vec2], step: Double) -> [Vec2] {
+    package static func thinned(_ points: [Vec2], step: Double) -> [Vec2] {
         var out: [Vec2] = []
         var lastKept: Vec2?
         var lastSeen: Vec2?

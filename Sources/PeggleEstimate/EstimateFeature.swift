@@ -20,13 +20,13 @@ public struct EstimateFeature: Sendable, Equatable {
 
     /// The groups in column order: the model file's order, so a change here is a new
     /// `LevelFeatures.version`.
-    static let groups: [any FeatureGroup.Type] = [
+    package static let groups: [any FeatureGroup.Type] = [
         Board.self, FirstSweep.self, Oranges.self, NoisyBest.self, FineBest.self, SecondShot.self,
         AimMean.self, Knobs.self, Tolerance.self, Rollout.self,
     ]
 
     /// Each group's first column, by group name.
-    static let offsets: [String: Int] = {
+    package static let offsets: [String: Int] = {
         var at = 0, offsets: [String: Int] = [:]
         for g in groups {
             offsets[g.group] = at
@@ -152,7 +152,7 @@ public enum FeatureTrend: Sendable, Equatable {
 }
 
 /// One group of features (`EstimateFeature.groups`): its values are its features.
-protocol FeatureGroup: Hashable, Sendable {
+package protocol FeatureGroup: Hashable, Sendable {
     /// The group's name, for scripts/fit-estimate's emphasis.
     static var group: String { get }
     /// Its features, in column order.

@@ -50,7 +50,7 @@ public struct LevelFeatures: Sendable, Equatable {
     public let values: [Double]
 
     /// Features given directly (tests of the model).
-    init(values: [Double]) { self.values = values }
+    package init(values: [Double]) { self.values = values }
 
     /// The features of `prepared`, one function per group (`EstimateFeature.groups`), each given
     /// what it needs of the groups computed before it; `FeatureRow` puts each group at its columns.
@@ -413,14 +413,17 @@ public struct LevelFeatures: Sendable, Equatable {
     /// What `rollout` found: shots taken (the first included), oranges cleared, points, time, each
     /// orange-clearing shot's window (radians: the run of neighbouring aims of its sweep that clear
     /// an orange too), oranges and sweep, and whether it ended with no aim clearing an orange.
-    struct Rollout {
+    package struct Rollout {
         var shots = 1, cleared = 0, points = 0.0, duration = 0.0
         /// Points and time of the last two shots.
         var lastPoints = 0.0, lastDuration = 0.0
-        var widths: [Double] = [], clearedPerStep: [Double] = []
+        var widths: [Double] = []
+        package var clearedPerStep: [Double] = []
         /// Each orange-clearing shot's sweep: offsets from its aim and whether that aim clears an orange (1 or 0).
-        var profiles: [[(offset: Double, value: Double)]] = []
-        var stuck = false
+        package var profiles: [[(offset: Double, value: Double)]] = []
+        package var stuck = false
+
+        package init() {}
     }
 
     /// A greedy game without noise from `after` (the board a first shot at `firstAim` of the
@@ -501,7 +504,7 @@ public struct LevelFeatures: Sendable, Equatable {
     /// (`tolerance` of the step's profile); the oranges the rollout left take the last step's
     /// chance each, at the mean oranges a step cleared, or half an aim of the finer sweep's
     /// share if it was stuck. The first sigma if none is small enough.
-    static func gameSigma(_ r: Rollout, left: Double, balls: Double, fineAims: Int) -> Double {
+    package static func gameSigma(_ r: Rollout, left: Double, balls: Double, fineAims: Int) -> Double {
         let mean = r.clearedPerStep.isEmpty ? 1 : r.clearedPerStep.reduce(0, +) / Double(r.clearedPerStep.count)
         let extra = left > 0 ? left / max(mean, 1) : 0
         let chances = r.profiles.map { tolerance([$0]) }
@@ -516,7 +519,7 @@ public struct LevelFeatures: Sendable, Equatable {
     /// each profile (a shot's value at offsets from its aim, sorted): each shot stands for the
     /// aims nearer to it than to its neighbours, weighted by the normal density there, and the
     /// outermost shots for every aim beyond them (the aim range's ends). The best profile per sigma.
-    static func tolerance(_ profiles: [[(offset: Double, value: Double)]]) -> [Double] {
+    package static func tolerance(_ profiles: [[(offset: Double, value: Double)]]) -> [Double] {
         toleranceSigmas.map { sigma in
             var best = 0.0
             let scale = 1 / (sigma * 2.0.squareRoot())
@@ -536,7 +539,7 @@ public struct LevelFeatures: Sendable, Equatable {
 
     /// The largest of `toleranceSigmas` at which `values` (one per sigma) is at least `level`,
     /// interpolated in ln sigma toward the next; the first sigma if none is, the last if all are.
-    static func largestSigma(_ values: [Double], atLeast level: Double) -> Double {
+    package static func largestSigma(_ values: [Double], atLeast level: Double) -> Double {
         let s = toleranceSigmas
         guard let last = values.lastIndex(where: { $0 >= level }) else { return s[0] }
         if last == s.count - 1 { return s[last] }

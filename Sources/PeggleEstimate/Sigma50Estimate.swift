@@ -40,6 +40,24 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     /// linear model, which never says it is guessing.
     public var reach: Double? = nil
 
+    package init(format: Int, featuresVersion: Int, features: [String], mean: [Double], scale: [Double], weights: [Double],
+                 intercept: Double, residualSD: Double, fittedOn: String, kernel: Kernel? = nil, interval: Interval? = nil,
+                 signs: [Int], reach: Double? = nil) {
+        self.format = format
+        self.featuresVersion = featuresVersion
+        self.features = features
+        self.mean = mean
+        self.scale = scale
+        self.weights = weights
+        self.intercept = intercept
+        self.residualSD = residualSD
+        self.fittedOn = fittedOn
+        self.kernel = kernel
+        self.interval = interval
+        self.signs = signs
+        self.reach = reach
+    }
+
     /// Adds sum_i alpha_i exp(-|z - rows_i|^2 / (2 lengthScale^2 d)) to the prediction, where z is
     /// the level's standardised unsigned features (`signs` 0) and d their count: near a fitted
     /// level, the prediction leans toward that level's rating.
@@ -171,7 +189,7 @@ public struct EstimateModel: Codable, Sendable, Equatable {
     /// Refuses a model that cannot predict a number: a value that is not finite (naming the field
     /// and index), or finite values so large that the prediction overflows at the fitted levels
     /// themselves (the kernel's rows) or at the mean level (every standardised feature 0).
-    func checkFinite() throws(EstimateModelError) {
+    package func checkFinite() throws(EstimateModelError) {
         func finite(_ values: [Double], _ field: String) throws(EstimateModelError) {
             if let i = values.firstIndex(where: { !$0.isFinite }) {
                 throw EstimateModelError("\(field)[\(i)]: \(Self.text(values[i])) is not a finite number")
@@ -256,7 +274,7 @@ public struct EstimateModel: Codable, Sendable, Equatable {
 
     /// `reach` from the kernel's rows: the `reachQuantile` quantile of each fitted level's
     /// distance to its nearest other one (leave-one-out). nil for a linear model.
-    func computedReach() -> Double? {
+    package func computedReach() -> Double? {
         guard let rows = kernel?.rows, rows.count >= 2 else { return nil }
         var nearest = [Double](repeating: .infinity, count: rows.count)
         for i in rows.indices {
@@ -338,4 +356,8 @@ extension EstimateModel {
             fatalError("the built-in estimate model: \(error)")
         }
     }()
+
+    /// The built-in model's file as written (Model/sigma50-estimate.json), for the tests that read
+    /// its names and signs without decoding it.
+    package static var builtInFile: Data { Data(PackageResources.sigma50_estimate_json) }
 }

@@ -128,7 +128,7 @@ public struct AimScene: Sendable {
     /// every trace step sweeps, as before the bound; `usesBound` false, for the test that
     /// compares). It holds no reference: `game` keeps the world whose store owns the grid.
     var probe = ClearanceProbe.never
-    var usesBound = true
+    package var usesBound = true
     var items: [Item] = []
     var edges: [Edge] = []
     /// Grid cells (row-major) listing item indices: `cellStart[c]..<cellEnd[c]` in `cellItems`
@@ -153,7 +153,7 @@ public struct AimScene: Sendable {
     var greens: [Int] = []
     /// Each bin's trace, kept between calls of one game (`AimEncoder.encode`'s `keepTraces`),
     /// and the board's turn they were traced on.
-    var traces: [Trace] = []
+    package var traces: [Trace] = []
     var tracedAngle = 0.0
     /// Whether the scene holds an earlier observation of the game being played, at
     /// `tracedAngle` (kept traces); cleared with the traces.
@@ -393,13 +393,13 @@ public struct AimScene: Sendable {
     /// touched has been removed: a removed peg that was never the nearest contact of a sweep
     /// cannot change the path, and oranges are only ever removed, never made (`AimEncoder.encode`
     /// with a kept scene).
-    struct Trace: Sendable {
-        var valid = false
+    package struct Trace: Sendable {
+        package var valid = false
         /// The first contact's peg, -1 for a block, nil for none.
         var firstPeg: Int?
         var firstPoint = Vec2(0, 0)
         /// Pegs contacted, in order, each once (at most `maxContacts`).
-        var touched: [Int32] = []
+        package var touched: [Int32] = []
         /// Orange pegs the path passed within reach of, touched or not, each once.
         var grazed: [Int32] = []
         /// Game time at which the ball reached the lane, and where.
@@ -410,7 +410,7 @@ public struct AimScene: Sendable {
         /// is still the path (the peg was never an earlier sweep's nearest contact), so the
         /// trace goes on from there: the same steps on the same values as a trace from the
         /// cannon, which would only repeat the earlier ones.
-        var resumes: [Resume] = []
+        package var resumes: [Resume] = []
 
         /// Becomes a copy of `other`, in its own buffers (their capacity kept).
         mutating func assign(_ other: Trace) {
@@ -427,8 +427,9 @@ public struct AimScene: Sendable {
     }
 
     /// A trace's state at the start of a step (see `Trace.resumes`).
-    struct Resume: Sendable {
-        var p: Vec2, v: Vec2, t: Double
+    package struct Resume: Sendable {
+        var p: Vec2, v: Vec2
+        package var t: Double
         var contacts: Int
         var firstPeg: Int?
         var firstPoint: Vec2

@@ -14,11 +14,11 @@ import Glibc
 /// `Decimal`), a type mismatch, a missing key, a line that is not JSON to the scanner) throws
 /// `Unread`, and `ServeClient` then decodes the line with `JSONDecoder`, whose values and errors
 /// stay the reference (ReplyDecoderTests compares the two).
-enum ReplyDecoder {
+package enum ReplyDecoder {
     /// What this decoder leaves to `JSONDecoder`.
     struct Unread: Error {}
 
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
         var scan = JSONScanner(bytes)
         scan.skipSpace()
         let start = scan.position

@@ -58,7 +58,7 @@ public final class ServeClient {
     /// The server's first line.
     public private(set) var hello = ""
     let decoder = JSONDecoder()
-    static let base64Key = Array(#""obs_b64":""#.utf8)
+    package static let base64Key = Array(#""obs_b64":""#.utf8)
 
     /// Starts `executable serve` (the `peggle` binary) in `directory` and reads its hello line.
     public init(executable: URL, directory: URL? = nil) throws {
@@ -147,7 +147,7 @@ public final class ServeClient {
     /// (A search of the whole reply through `Data.firstRange(of:)`, as before, cost about 800
     /// instructions a byte: some 12 million a 64-environment step, more than the client's JSON
     /// decoding of the same reply.)
-    static func frameBytes(in line: ArraySlice<UInt8>) -> Int? {
+    package static func frameBytes(in line: ArraySlice<UInt8>) -> Int? {
         line.withUnsafeBufferPointer { b -> Int? in
             // The digits before the closing brace, then the key before them.
             var i = b.count - 1
@@ -190,7 +190,7 @@ public final class ServeClient {
     }
 
     /// The range of the string value that follows `key` (which ends with the opening quote).
-    static func span(of key: [UInt8], in line: ArraySlice<UInt8>) -> (Int, Int)? {
+    package static func span(of key: [UInt8], in line: ArraySlice<UInt8>) -> (Int, Int)? {
         line.withUnsafeBufferPointer { b -> (Int, Int)? in
             guard let (_, start) = find(key, in: b),
                   let q = memchr(b.baseAddress! + start, Int32(UInt8(ascii: "\"")), b.count - start) else { return nil }

@@ -133,7 +133,7 @@ public struct RotatingFrame: Sendable, Equatable, Hashable, Codable {
 
     /// `toLocal(p, angle: theta)` with the cosine and sine of `-theta` already computed
     /// (`InverseTurns`): the same operations on the same values, so the same bits.
-    @inlinable func toLocal(_ p: Vec2, angle theta: Double, inverse: (c: Double, s: Double)) -> Vec2 {
+    @inlinable package func toLocal(_ p: Vec2, angle theta: Double, inverse: (c: Double, s: Double)) -> Vec2 {
         if theta == 0 { return p }
         return center + (p - center).rotated(cos: inverse.c, sin: inverse.s)
     }
@@ -144,11 +144,11 @@ public struct RotatingFrame: Sendable, Equatable, Hashable, Codable {
 /// same angle every sub-step, and a turning one starts each sub-step at the angle the last one
 /// ended on; without this, every sweep computed two cosines and two sines (16% of the time on a
 /// flipped level).
-struct InverseTurns: Sendable {
+package struct InverseTurns: Sendable {
     var angle0: UInt64, c0: Double, s0: Double
     var angle1: UInt64, c1: Double, s1: Double
 
-    init() {
+    package init() {
         angle0 = 0.0.bitPattern
         c0 = Trig.cos(-0.0)
         s0 = Trig.sin(-0.0)
@@ -156,7 +156,7 @@ struct InverseTurns: Sendable {
     }
 
     /// cos(-angle) and sin(-angle); the angle is compared by bit pattern.
-    mutating func of(_ angle: Double) -> (c: Double, s: Double) {
+    package mutating func of(_ angle: Double) -> (c: Double, s: Double) {
         let bits = angle.bitPattern
         if bits == angle0 { return (c0, s0) }
         if bits == angle1 { return (c1, s1) }

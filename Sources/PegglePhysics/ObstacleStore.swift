@@ -266,7 +266,7 @@ public struct ObstacleStore: Sendable {
 
     /// Gives this store `other`'s free-flight bound: a wrong bound, so a test can show the
     /// checker fails (here because `storage` is set only in this file).
-    mutating func replaceFreeFlightBoundForTesting(with other: ObstacleStore) {
+    package mutating func replaceFreeFlightBoundForTesting(with other: ObstacleStore) {
         storage = storage.copy(clearance: other.storage.clearance)
         freeFlightGrid = other.freeFlightGrid
     }

@@ -13,19 +13,32 @@ import PeggleStore
 /// Everything a choice depends on is a level's own outcomes in its own batch order, so the games
 /// stored and every choice are the same for any thread count; only the order in which games
 /// reach the writer changes.
-final class GameScheduler: @unchecked Sendable {
-    struct Job {
+package final class GameScheduler: @unchecked Sendable {
+    package struct Job {
         var level: Int, agent: Int
-        var seed: UInt64, sigma: Double
+        package var seed: UInt64, sigma: Double
         /// The game's place in its level's current batch (measured games only).
         var slot: Int?
+
+        package init(level: Int, agent: Int, seed: UInt64, sigma: Double, slot: Int? = nil) {
+            self.level = level
+            self.agent = agent
+            self.seed = seed
+            self.sigma = sigma
+            self.slot = slot
+        }
     }
 
-    struct Key: Hashable {
+    package struct Key: Hashable {
         var level: Int, agent: Int
+
+        package init(level: Int, agent: Int) {
+            self.level = level
+            self.agent = agent
+        }
     }
 
-    struct OpeningKey: Hashable {
+    package struct OpeningKey: Hashable {
         var level: Int, agent: Int
         var sigma: Double
     }
@@ -52,7 +65,7 @@ final class GameScheduler: @unchecked Sendable {
     ///   - fixed: fixed-schedule games not yet stored, in order.
     ///   - measured: the measurements, in level then agent order.
     ///   - stored: every stored outcome, per level and agent.
-    init(fixed: [Job], measured: [(Key, SkillMeasurement)], stored: [Key: [EpisodeKey: Bool]], budget: Int) {
+    package init(fixed: [Job], measured: [(Key, SkillMeasurement)], stored: [Key: [EpisodeKey: Bool]], budget: Int) {
         self.stored = stored
         self.budget = budget
         keys = measured.map(\.0)
@@ -102,7 +115,7 @@ final class GameScheduler: @unchecked Sendable {
     /// (given the job and its shared first choice, computed here once per level, agent and sigma
     /// with `firstChoice` when `sharesFirstChoice(agent)`), and reports each game to `finished`.
     /// `measured` is called, outside the lock, for every measurement that stops.
-    func work(shouldStop: () -> Bool, sharesFirstChoice: (Int) -> Bool, firstChoice: (OpeningKey) -> Double,
+    package func work(shouldStop: () -> Bool, sharesFirstChoice: (Int) -> Bool, firstChoice: (OpeningKey) -> Double,
               play: (Job, Double?) -> PlayedGame, finished: (Job, PlayedGame) -> Void,
               measured: (Key, SkillMeasurement) -> Void) {
         cond.lock()

@@ -6,7 +6,7 @@ import Synchronization
 /// The single writer: workers hand it finished games; its own thread commits them in batches of
 /// exactly `batch` (the last may be smaller), each in one transaction, so a killed run loses only the games not yet committed. It
 /// also reports progress every `progressInterval` seconds.
-final class GameWriter: @unchecked Sendable {
+package final class GameWriter: @unchecked Sendable {
     private let cond = NSCondition()
     private var pending: [(game: PlayedGame, levelID: Int64, agentID: Int64)] = []
     private var producing = true
@@ -23,7 +23,7 @@ final class GameWriter: @unchecked Sendable {
     /// Signalled once by the writer thread when everything is committed.
     private let finished = DispatchSemaphore(value: 0)
 
-    init(store: PeggleStore, runID: Int64, batch: Int, stopAfterBatches: Int?, progressInterval: Double,
+    package init(store: PeggleStore, runID: Int64, batch: Int, stopAfterBatches: Int?, progressInterval: Double,
          afterCommit: (@Sendable (_ batches: Int) -> Void)? = nil,
          progress: @escaping @Sendable (_ played: Int, _ final: Bool) -> Void) {
         self.afterCommit = afterCommit
@@ -36,7 +36,7 @@ final class GameWriter: @unchecked Sendable {
         Thread { self.writeLoop() }.start()
     }
 
-    var stopping: Bool { stopFlag.load(ordering: .relaxed) }
+    package var stopping: Bool { stopFlag.load(ordering: .relaxed) }
 
     func requestStop(_ reason: RatingRun.StopReason) {
         cond.lock()
@@ -46,7 +46,7 @@ final class GameWriter: @unchecked Sendable {
         cond.unlock()
     }
 
-    func add(_ game: PlayedGame, levelID: Int64, agentID: Int64) {
+    package func add(_ game: PlayedGame, levelID: Int64, agentID: Int64) {
         cond.lock()
         pending.append((game, levelID, agentID))
         played += 1
@@ -55,7 +55,7 @@ final class GameWriter: @unchecked Sendable {
     }
 
     /// Waits until every game handed over is committed (or the store failed) and the thread is done.
-    func finish() -> (added: Int, played: Int, failure: StoreError?, stopReason: RatingRun.StopReason?) {
+    package func finish() -> (added: Int, played: Int, failure: StoreError?, stopReason: RatingRun.StopReason?) {
         cond.lock()
         producing = false
         cond.signal()

@@ -67,9 +67,9 @@ public final class RatingRun: @unchecked Sendable {
     let config: RatingConfig
     let levels: [(name: String, prepared: PreparedLevel, id: Int64)]
     /// Each level's x50 prior under the run's prior (nil unless it is population+estimate).
-    let x50Priors: [X50Prior?]
+    package let x50Priors: [X50Prior?]
     let agentIDs: [Int64]
-    let runID: Int64
+    package let runID: Int64
     let threads: Int, commitBatch: Int
     let stopAfterBatches: Int?
     /// A test hook called on the writer thread after each committed batch with the batch count

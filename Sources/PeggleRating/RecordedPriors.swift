@@ -83,7 +83,7 @@ public enum RecordedPriors {
     static let noEstimate = "the level's stored file does not validate, so it has no estimate: fitted with the flat prior"
 
     /// The prior one run measured a level with, as its configuration says.
-    static func recorded(_ adaptive: RunConfiguration.Adaptive, level: RunConfiguration.Level?,
+    package static func recorded(_ adaptive: RunConfiguration.Adaptive, level: RunConfiguration.Level?,
                          estimate: () -> X50Prior?) -> FitPrior {
         let kind = adaptive.prior ?? .flat
         if kind != .flat, adaptive.priorVersion != SkillPrior.populationVersion {

@@ -19,6 +19,17 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
         /// The population prior's version, when the prior uses it.
         public var priorVersion: String?
 
+        package init(batchSize: Int, budget: Int, precision: Double, placement: String, prior: PriorKind? = nil,
+                     stop: String? = nil, priorVersion: String? = nil) {
+            self.batchSize = batchSize
+            self.budget = budget
+            self.precision = precision
+            self.placement = placement
+            self.prior = prior
+            self.stop = stop
+            self.priorVersion = priorVersion
+        }
+
         enum CodingKeys: String, CodingKey {
             case batchSize = "batch_size", budget, precision, placement, prior, stop, priorVersion = "prior_version"
         }
@@ -32,6 +43,12 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
         /// the run used, kept so a later model does not change how its games are read.
         public var x50Prior: RecordedX50?
 
+        package init(file: String, hash: String, x50Prior: RecordedX50? = nil) {
+            self.file = file
+            self.hash = hash
+            self.x50Prior = x50Prior
+        }
+
         enum CodingKeys: String, CodingKey { case file, hash, x50Prior = "x50_prior" }
     }
 
@@ -39,6 +56,11 @@ public struct RunConfiguration: Codable, Sendable, Equatable {
     public struct RecordedX50: Codable, Sendable, Equatable {
         public var mean: Double
         public var sd: Double
+
+        package init(mean: Double, sd: Double) {
+            self.mean = mean
+            self.sd = sd
+        }
     }
 
     public var method: String

@@ -4,15 +4,15 @@ import PeggleLevel
 /// Appends JSON text to a byte buffer. Replies are built by hand rather than through
 /// `JSONSerialization`, because a step's observations are hundreds of thousands of numbers; the
 /// buffer is reused from reply to reply, so a reply allocates nothing once it has grown.
-struct JSONWriter {
-    var bytes: [UInt8]
+package struct JSONWriter {
+    package var bytes: [UInt8]
     /// Whether the next value (or key) in the innermost open object or array needs a comma
     /// first; the enclosing levels' flags wait in `outer` (kept apart so the per-value test is a
     /// plain stored Bool, not an array element: replies write thousands of values).
     private var needsComma = false
     private var outer: [Bool] = []
 
-    init() { bytes = [] }
+    package init() { bytes = [] }
 
     /// A writer that takes over `buffer` (moved out, so it stays uniquely referenced and keeps
     /// its capacity); give it back with `swap` when done.
@@ -23,18 +23,18 @@ struct JSONWriter {
     }
 
     /// The text written, as a string.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func beginObject() { value(); bytes.append(UInt8(ascii: "{")); open() }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); close() }
-    mutating func beginArray() { value(); bytes.append(UInt8(ascii: "[")); open() }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); close() }
+    package mutating func beginObject() { value(); bytes.append(UInt8(ascii: "{")); open() }
+    package mutating func endObject() { bytes.append(UInt8(ascii: "}")); close() }
+    package mutating func beginArray() { value(); bytes.append(UInt8(ascii: "[")); open() }
+    package mutating func endArray() { bytes.append(UInt8(ascii: "]")); close() }
 
     private mutating func open() { outer.append(needsComma); needsComma = false }
     private mutating func close() { needsComma = outer.removeLast() }
 
     /// Writes `"name":` inside an object (the value follows).
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         quoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -67,12 +67,12 @@ struct JSONWriter {
     }
 
     mutating func string(_ s: String) { value(); quoted(s) }
-    mutating func bool(_ b: Bool) { value(); if b { literal("true") } else { literal("false") } }
-    mutating func null() { value(); literal("null") }
+    package mutating func bool(_ b: Bool) { value(); if b { literal("true") } else { literal("false") } }
+    package mutating func null() { value(); literal("null") }
 
     /// Constant text, copied as bytes (a columns reply writes thousands of `true`s and `false`s).
     private mutating func literal(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
-    mutating func int<T: BinaryInteger>(_ v: T) {
+    package mutating func int<T: BinaryInteger>(_ v: T) {
         value()
         // Digits straight into the buffer: replies write thousands of small integers.
         if let small = Int64(exactly: v) {
@@ -104,12 +104,12 @@ struct JSONWriter {
     }
 
     /// A finite number in its shortest exact form; non-finite values (never produced) as null.
-    mutating func number(_ v: Double) {
+    package mutating func number(_ v: Double) {
         value()
         if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { digits(Int64(v)) } else { described(v) }
     }
 
-    mutating func number(_ v: Float) {
+    package mutating func number(_ v: Float) {
         value()
         if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e7 { digits(Int64(v)) } else { described(v) }
     }
@@ -141,13 +141,13 @@ struct JSONWriter {
         mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
-    mutating func field(_ name: String, _ s: String) { key(name); string(s) }
-    mutating func field(_ name: String, _ b: Bool) { key(name); bool(b) }
-    mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
-    mutating func field(_ name: String, _ v: Double) { key(name); number(v) }
+    package mutating func field(_ name: String, _ s: String) { key(name); string(s) }
+    package mutating func field(_ name: String, _ b: Bool) { key(name); bool(b) }
+    package mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
+    package mutating func field(_ name: String, _ v: Double) { key(name); number(v) }
 
     /// `"name": [ ... ]`, one value per element written by `each`.
-    mutating func array<S: Sequence>(_ name: String, _ items: S, _ each: (inout JSONWriter, S.Element) -> Void) {
+    package mutating func array<S: Sequence>(_ name: String, _ items: S, _ each: (inout JSONWriter, S.Element) -> Void) {
         key(name)
         beginArray()
         for item in items { each(&self, item) }

@@ -103,10 +103,10 @@ enum JSONScalar: Decodable {
 }
 
 /// The `id` a reply echoes: a string, a number or a boolean.
-enum RequestID: Decodable {
+package enum RequestID: Decodable {
     case string(String), bool(Bool), double(Double), int(Int64), uint(UInt64)
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         switch try JSONScalar(from: decoder) {
         case let .string(s): self = .string(s)
         case let .bool(b): self = .bool(b)

@@ -9,20 +9,20 @@ import PeggleLevel
 /// One key of an info, in the order replies write it. Both layouts (rows and columns) and the
 /// `spec` reply's `info` list are written from the one table, `ServeSession.infoKeys`, so they
 /// cannot disagree on a key or its type.
-struct InfoKey: Sendable {
-    let name: String
+package struct InfoKey: Sendable {
+    package let name: String
     /// `_name`, the key of its mask in the columns layout.
     let maskName: String
     /// What its values are (`spec` tells clients, which type their arrays by it).
-    let type: InfoType
+    package let type: InfoType
     /// The key's value in an info (the Bool says whether the info comes from a reset), or nil
     /// when the info has no such key; always of `type` (ServeSpecTests). The info is passed by
     /// address: an `EnvInfo` is a large value with reference-counted parts (its shot's
     /// trajectory), and copying it for every key of every environment cost more than writing
     /// the values (about 1 M instructions a 64-environment step).
-    let value: @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?
+    package let value: @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?
     /// The keys of a nested object (`hits`, of type `.object`); they are present with it.
-    var keys: [InfoKey] = []
+    package var keys: [InfoKey] = []
 
     init(_ name: String, _ type: InfoType, keys: [InfoKey] = [],
          _ value: @escaping @Sendable (UnsafePointer<EnvInfo>, Bool, ServeSession) -> InfoValue?) {
@@ -45,7 +45,7 @@ struct InfoKey: Sendable {
 }
 
 /// The type of an info key's values, as `spec` names it (docs/protocol.md, "spec").
-enum InfoType: String, Sendable {
+package enum InfoType: String, Sendable {
     /// A whole number in Int64's range; `uint64` one in UInt64's (the seeds).
     case int, uint64
     /// A real number (radians).
@@ -58,7 +58,7 @@ enum InfoType: String, Sendable {
 }
 
 /// One value of an info key, as replies write it.
-enum InfoValue {
+package enum InfoValue {
     case int(Int), uint(UInt64), number(Double), bool(Bool), string(String)
     /// The key's nested `keys` hold the values.
     case object
@@ -70,7 +70,7 @@ extension ServeSession {
     package static func wireReward(_ reward: Float) -> Double { JSONWriter.readBack(reward) }
 
     /// The keys of an info, in the order both layouts write them (docs/protocol.md).
-    static let infoKeys: [InfoKey] = [
+    package static let infoKeys: [InfoKey] = [
         InfoKey("level", .int) { p, _, _ in .int(p.pointee.level) },
         InfoKey("level_name", .string) { p, _, s in .string(s.levelName(level: p.pointee.level, generatorSeed: p.pointee.generatorSeed)) },
         InfoKey("level_seed", .uint64) { p, _, _ in p.pointee.levelSeed.map { .uint($0) } },

@@ -25,11 +25,11 @@ public enum CommandName: String, Sendable, CaseIterable {
 }
 
 /// One request line: its id and command.
-struct Request: Decodable {
-    var id: RequestID?
-    var command: Command
+package struct Request: Decodable {
+    package var id: RequestID?
+    package var command: Command
 
-    enum Command {
+    package enum Command {
         case make(MakeRequest)
         case spaces
         case reset(ResetRequest)
@@ -55,7 +55,7 @@ struct Request: Decodable {
         self.command = command
     }
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: FieldKey.self)
         do {
             id = try c.decodeIfPresent(RequestID.self, forKey: FieldKey("id"))
@@ -168,12 +168,12 @@ package struct ResetRequest: Decodable {
 }
 
 /// `step`: one action per environment (a bare number when there is one environment).
-struct StepRequest: Decodable {
-    var actions: [Double]
+package struct StepRequest: Decodable {
+    package var actions: [Double]
 
     init(actions: [Double]) { self.actions = actions }
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let f = try Fields(decoder, command: "step", known: ["actions"])
         guard f.has("actions") else { throw EnvError.badRequest("step: missing \"actions\"") }
         if let fast = f.doubles("actions") {
@@ -206,12 +206,12 @@ public enum RenderFormat: String, Sendable, CaseIterable {
 }
 
 /// `render`.
-struct RenderRequest: Decodable {
+package struct RenderRequest: Decodable {
     var env = 0
     var format = RenderFormat.svg
     var width: Int?
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let f = try Fields(decoder, command: "render", known: ["env", "format", "width"])
         env = try f.int("env", 0...Int.max) ?? env
         if let name = try f.string("format") {

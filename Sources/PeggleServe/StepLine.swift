@@ -7,9 +7,9 @@ import PeggleUtilities
 /// instructions, a quarter of the server's work beyond the simulation. Any other shape returns nil and goes
 /// through the decoder, so every refusal, odd id and odd number is still read by the one typed
 /// path (`Request.decode`).
-enum StepLine {
+package enum StepLine {
     /// The request, or nil when the line is not plainly such a step (then the decoder reads it).
-    static func parse(_ line: String) -> Request? {
+    package static func parse(_ line: String) -> Request? {
         var line = line
         return line.withUTF8 { bytes in
             var p = Parser(b: bytes)

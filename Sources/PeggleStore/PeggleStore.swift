@@ -7,7 +7,7 @@ import PeggleGame
 public final class PeggleStore: Sendable {
     /// The database file, or ":memory:".
     public let path: String
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
 
     /// Seconds a write waits for another connection (another process) to release the database
     /// before failing with "database is locked".

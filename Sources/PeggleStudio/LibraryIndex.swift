@@ -60,7 +60,7 @@ public final class LibraryIndex: Sendable {
         var fileKey: String
     }
 
-    struct State {
+    package struct State {
         /// The rows by file; changed only through `set` and `keep`, which keep `inFileOrder` true.
         private(set) var rows: [String: Row] = [:]
         /// `rows` in file order, made by the first list request that needs it and kept in step by
@@ -70,10 +70,10 @@ public final class LibraryIndex: Sendable {
         /// Whether a full scan has finished (until then the list is marked incomplete).
         var complete = false
         /// Whether the first scan is running, and the files it found.
-        var building = false
+        package var building = false
         var expected = 0
         /// The inotify descriptor watching the folder, or -1.
-        var watch: Int32 = -1
+        package var watch: Int32 = -1
         /// Estimates by content hash; nil for a level the model cannot estimate (it cannot be
         /// prepared for play), so it is not tried again.
         var estimates: [String: Estimate?] = [:]
@@ -121,7 +121,7 @@ public final class LibraryIndex: Sendable {
         }
     }
 
-    let state = Mutex(State())
+    package let state = Mutex(State())
     /// One refresh at a time: two requests that find the same change read it once.
     let refreshing = Mutex(())
 
@@ -156,7 +156,7 @@ public final class LibraryIndex: Sendable {
     /// Brings the index up to date with the folder. While the first scan runs, a list request
     /// answers with the rows indexed so far (marked incomplete); what must see every level (the
     /// name check of a save) `wait`s for the scan.
-    func refresh(wait: Bool = false) {
+    package func refresh(wait: Bool = false) {
         // Only while the first scan runs: once it is complete, every list must see later changes.
         if !wait, state.withLock({ $0.building && !$0.complete }) { return }
         refreshing.withLock { _ in

@@ -13,7 +13,7 @@ public struct StudioError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func badRequest(_ message: String) -> StudioError { StudioError(400, message) }
     static func notFound(_ message: String) -> StudioError { StudioError(404, message) }
-    static func conflict(_ message: String) -> StudioError { StudioError(409, message) }
+    package static func conflict(_ message: String) -> StudioError { StudioError(409, message) }
     /// Well-formed, but the edit or level is refused (an overlap, a value out of range).
     static func refused(_ message: String) -> StudioError { StudioError(422, message) }
 }

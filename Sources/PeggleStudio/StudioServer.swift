@@ -23,7 +23,7 @@ public enum StudioServer {
     public static let maxBody = 1 << 20
 
     /// Only one rating (or tune, which rates) runs at a time: it uses every core.
-    static let rating = Mutex(false)
+    package static let rating = Mutex(false)
 
     /// The studio's routes behind `StudioGuard`: only requests from the studio's own page at
     /// `address` are answered.

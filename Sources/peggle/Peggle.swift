@@ -4,13 +4,15 @@ import PeggleCommandLine
 import PeggleGame
 
 @main
-struct Peggle: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Peggle: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "peggle",
         abstract: "Peggle Gym: play, render and edit Peggle levels; serve the environment; train agents; rate how hard levels are.",
         version: PeggleGym.version,
         subcommands: [LevelCommand.self, Play.self, Render.self, Serve.self, Train.self, Rate.self, Estimate.self, Report.self,
                       DbCommand.self, Studio.self])
+
+    package init() {}
 
     static func main() {
         #if PEGGLE_TUNED

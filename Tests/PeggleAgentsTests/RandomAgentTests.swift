@@ -1,4 +1,4 @@
-@testable import PeggleAgents
+import PeggleAgents
 import PeggleGame
 import PeggleLevel
 import PeggleUtilities

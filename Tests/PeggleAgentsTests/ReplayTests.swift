@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleAgents
+import PeggleAgents
 import PeggleGame
 import PeggleLevel
 import PeggleTestSupport

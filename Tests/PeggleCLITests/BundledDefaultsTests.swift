@@ -4,7 +4,7 @@ import PeggleGame
 import PeggleStore
 import PeggleTestSupport
 import Testing
-@testable import PeggleCommandLine
+import PeggleCommandLine
 
 /// The defaults that name files of a checkout (`linear:Agents/linear.json`, `Levels`) work from any
 /// folder (docs/distribution.md, "From any folder"). The wheel's side, its bundled levels beside

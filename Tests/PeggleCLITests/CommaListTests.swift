@@ -1,8 +1,8 @@
 import ArgumentParser
 import PeggleAgents
-@testable import PeggleCommandLine
+import PeggleCommandLine
 import Testing
-@testable import peggle
+import peggle
 
 /// The comma-separated option values: split and parsed once, refused by element.
 @Suite("CommaList")

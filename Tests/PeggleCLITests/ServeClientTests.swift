@@ -1,7 +1,7 @@
 import Foundation
 import PeggleEnv
 import PeggleGame
-@testable import PeggleLab
+import PeggleLab
 import PeggleLevel
 import PeggleServe
 import PeggleTestSupport

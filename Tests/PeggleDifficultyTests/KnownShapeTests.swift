@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleDifficulty
+import PeggleDifficulty
 import PeggleUtilities
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import PeggleDifficulty
+import PeggleDifficulty
 import PeggleGame
 import PeggleTestSupport
 import Testing

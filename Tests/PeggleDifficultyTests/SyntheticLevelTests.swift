@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleDifficulty
+import PeggleDifficulty
 import PeggleGame
 import PeggleLab
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
-@testable import PeggleDrawing
+import PeggleDrawing
 import PeggleGame
-@testable import PeggleLevel
+import PeggleLevel
 import PegglePhysics
 import Testing
 

@@ -1,6 +1,6 @@
-@testable import PeggleDrawing
+import PeggleDrawing
 import PeggleGame
-@testable import PeggleLevel
+import PeggleLevel
 import PegglePhysics
 import PeggleTestSupport
 import Testing

@@ -3,11 +3,11 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import PeggleDrawing
+import PeggleDrawing
 import PeggleGame
-@testable import PeggleLevel
+import PeggleLevel
 import PegglePhysics
-@testable import PeggleUtilities
+import PeggleUtilities
 import PeggleTestSupport
 import Testing
 

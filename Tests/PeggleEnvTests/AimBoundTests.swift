@@ -2,7 +2,7 @@ import PeggleGenerator
 import PeggleLevel
 import PeggleUtilities
 import Testing
-@testable import PeggleGame
+import PeggleGame
 
 /// The `aim` encoder's traces skip the obstacle sweep wherever the physics' free-flight bound
 /// proves a move touches nothing: the rows must be the bits of traces that sweep every step.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleEnv
+import PeggleEnv
 import PeggleDifficulty
 import PeggleEstimate
 import PeggleGame

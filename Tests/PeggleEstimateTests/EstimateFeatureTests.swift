@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleEstimate
+import PeggleEstimate
 import PeggleGame
 import PeggleLevel
 import PeggleTestSupport
@@ -11,7 +11,7 @@ struct EstimateFeatureTests {
     /// The built-in model file as written, not through `EstimateModel.decode` (which refuses a
     /// mismatch as a whole, so it cannot say which name differs).
     @Test func theDeclaredNamesAreUniqueAndTheModelFilesInOrder() throws {
-        let file = try #require(try JSONSerialization.jsonObject(with: Data(PackageResources.sigma50_estimate_json)) as? [String: Any])
+        let file = try #require(try JSONSerialization.jsonObject(with: EstimateModel.builtInFile) as? [String: Any])
         let names = EstimateFeature.all.map(\.name)
         #expect(Set(names).count == names.count)
         let fitted = try #require(file["features"] as? [String])

@@ -1,6 +1,6 @@
 import Foundation
 import PeggleDifficulty
-@testable import PeggleEstimate
+import PeggleEstimate
 import PeggleGame
 import PeggleLevel
 import PeggleTestSupport

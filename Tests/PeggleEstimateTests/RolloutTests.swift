@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleEstimate
+import PeggleEstimate
 import PeggleGame
 import PeggleLevel
 import PeggleTestSupport

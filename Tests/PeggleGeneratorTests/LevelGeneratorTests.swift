@@ -1,8 +1,8 @@
 import Foundation
-@testable import PeggleGenerator
-@testable import PeggleLevel
+import PeggleGenerator
+import PeggleLevel
 import PegglePhysics
-@testable import PeggleUtilities
+import PeggleUtilities
 import Testing
 
 // The level generator: valid levels from any seed, the same bytes from the same seed, and a

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleLevel
+import PeggleLevel
 import Testing
 
 // Helpers for the level tests: decoding text, and checking refused edits.

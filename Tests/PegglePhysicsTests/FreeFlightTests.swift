@@ -1,4 +1,4 @@
-@testable import PegglePhysics
+import PegglePhysics
 import Testing
 
 /// The free-flight bound: conservative against the exact shapes, and a world that uses it

@@ -1,4 +1,4 @@
-@testable import PegglePhysics
+import PegglePhysics
 import Testing
 
 /// The confusement flip: every obstacle turns about the board centre (400, 300).

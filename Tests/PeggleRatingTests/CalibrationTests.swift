@@ -2,7 +2,7 @@ import Foundation
 import PeggleDifficulty
 import PeggleGame
 import PeggleLab
-@testable import PeggleRating
+import PeggleRating
 import PeggleUtilities
 import Testing
 

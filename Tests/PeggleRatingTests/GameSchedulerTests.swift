@@ -1,7 +1,7 @@
 import Foundation
 import PeggleAgents
 import PeggleGame
-@testable import PeggleRating
+import PeggleRating
 import PeggleUtilities
 import Synchronization
 import Testing

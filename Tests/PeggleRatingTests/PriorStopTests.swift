@@ -1,7 +1,7 @@
 import Foundation
 import PeggleDifficulty
 import PeggleLab
-@testable import PeggleRating
+import PeggleRating
 import Testing
 
 /// The population prior and the early stops on synthetic levels (the calibration levels of

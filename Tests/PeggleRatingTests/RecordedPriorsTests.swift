@@ -4,7 +4,7 @@ import PeggleDifficulty
 import PeggleGame
 import PeggleLevel
 import PegglePhysics
-@testable import PeggleRating
+import PeggleRating
 import PeggleStore
 import Testing
 

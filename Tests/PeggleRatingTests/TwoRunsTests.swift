@@ -3,7 +3,7 @@ import PeggleAgents
 import PeggleGame
 import PeggleLevel
 import PegglePhysics
-@testable import PeggleRating
+import PeggleRating
 import PeggleStore
 import Synchronization
 import Testing

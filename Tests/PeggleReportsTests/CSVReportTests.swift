@@ -1,6 +1,6 @@
-@testable import PeggleDifficulty
+import PeggleDifficulty
 import PeggleGame
-@testable import PeggleReports
+import PeggleReports
 import PeggleTestSupport
 import Testing
 

@@ -3,11 +3,11 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import PeggleDifficulty
-@testable import PeggleDrawing
+import PeggleDifficulty
+import PeggleDrawing
 import PeggleGame
-@testable import PeggleLevel
-@testable import PeggleReports
+import PeggleLevel
+import PeggleReports
 import PeggleTestSupport
 import Testing
 

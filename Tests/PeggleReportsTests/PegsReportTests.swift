@@ -1,8 +1,8 @@
-@testable import PeggleDifficulty
-@testable import PeggleDrawing
+import PeggleDifficulty
+import PeggleDrawing
 import PeggleGame
 import PeggleLevel
-@testable import PeggleReports
+import PeggleReports
 import PeggleTestSupport
 import PeggleUtilities
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import PeggleUtilities
-@testable import PeggleServe
+import PeggleServe
 import Testing
 
 /// The reply writer appends integers digit by digit and plain strings byte for byte; what it

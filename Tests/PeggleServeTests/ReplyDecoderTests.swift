@@ -1,6 +1,6 @@
 import Foundation
-@testable import PeggleLab
-@testable import PeggleServe
+import PeggleLab
+import PeggleServe
 import Testing
 
 /// `ServeClient` reads replies with `ReplyDecoder` and falls back to `JSONDecoder` for what it

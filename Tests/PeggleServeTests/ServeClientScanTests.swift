@@ -1,6 +1,6 @@
 import Foundation
-@testable import PeggleLab
-@testable import PeggleServe
+import PeggleLab
+import PeggleServe
 import Testing
 
 /// How `ServeClient` finds a reply's `frame_bytes` without decoding it twice: from the end of

@@ -2,7 +2,7 @@ import Foundation
 import PeggleEnv
 import PeggleGame
 import PeggleLevel
-@testable import PeggleServe
+import PeggleServe
 import PeggleTestSupport
 import Testing
 

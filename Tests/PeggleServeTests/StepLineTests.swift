@@ -1,6 +1,6 @@
 import Foundation
 import PeggleUtilities
-@testable import PeggleServe
+import PeggleServe
 import Testing
 
 /// The step line read without the decoder (`StepLine`) must give the request the decoder gives,

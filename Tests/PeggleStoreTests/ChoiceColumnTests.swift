@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PeggleGame
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 /// The choices in the store's rows (agent kind, level mode and power) are their types in Swift

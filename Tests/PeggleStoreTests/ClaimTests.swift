@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 /// Claims: a level a running process has claimed is left to it; a claim of a process that has

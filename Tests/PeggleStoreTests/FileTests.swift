@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 @Suite struct FileTests {

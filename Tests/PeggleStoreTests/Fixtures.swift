@@ -1,6 +1,6 @@
 import Foundation
 import PeggleGame
-@testable import PeggleStore
+import PeggleStore
 
 /// A fresh folder under the system's temporary directory, removed when the value goes away.
 final class TempDir {

@@ -1,7 +1,7 @@
 import Foundation
 import PeggleGame
 import Testing
-@testable import PeggleStore
+import PeggleStore
 
 /// People counted by name and browser session (issue 49: a shared studio's playtesters).
 @Suite struct HumanPlayersTests {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 @Suite struct IdentityTests {

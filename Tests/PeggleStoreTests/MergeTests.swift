@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PeggleGame
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 @Suite struct MergeTests {

@@ -1,5 +1,5 @@
 import GRDB
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 @Suite struct SchemaTests {

@@ -1,4 +1,4 @@
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 @Suite struct StoreErrorTests {

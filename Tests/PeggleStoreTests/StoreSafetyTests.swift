@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import PeggleStore
+import PeggleStore
 import Testing
 
 /// The WAL checkpoint, the integrity check before writing and the read-only open (StoreSafety.swift).

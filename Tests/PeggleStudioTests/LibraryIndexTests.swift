@@ -5,7 +5,7 @@ import PeggleEstimate
 import PeggleGame
 import PeggleLevel
 import PeggleStore
-@testable import PeggleStudio
+import PeggleStudio
 import PeggleTestSupport
 import Testing
 

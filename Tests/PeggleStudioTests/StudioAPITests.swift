@@ -3,7 +3,7 @@ import Hummingbird
 import PeggleAgents
 import PeggleGame
 import PeggleLevel
-@testable import PeggleStudio
+import PeggleStudio
 import PeggleStore
 import PeggleTestSupport
 import Testing

@@ -10,7 +10,7 @@ import PeggleReports
 import PeggleStore
 
 /// The files `peggle report` writes: the CSV tables, the HTML page.
-enum ReportFormat: String, CaseIterable, ListElement {
+package enum ReportFormat: String, CaseIterable, ListElement {
     case csv, html
 }
 
