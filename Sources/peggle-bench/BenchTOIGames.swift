@@ -56,6 +56,9 @@ struct BenchTOIGames: ParsableCommand {
             var games: Int, aims: Int, `repeat`: Int, nudge: Double, sharedSetup: Bool
             var v1ShotsPerSRuns: [Double], v2ShotsPerSRuns: [Double]
             var comparedShots: Int
+            /// Of the compared shots, those version 2 handed to version 1's steps in part or
+            /// whole (a second ball, a turning board): they have no version 2 end.
+            var handedOff: Double
         }
         var columns: Columns
         var extra: Extra
@@ -181,7 +184,7 @@ struct BenchTOIGames: ParsableCommand {
             let row = Row(columns: c, extra: .init(games: games, aims: aims, repeat: `repeat`, nudge: nudge, sharedSetup: sharedSetup,
                                                    v1ShotsPerSRuns: v1.map { round(Double($0.shots) / $0.seconds, 1) },
                                                    v2ShotsPerSRuns: v2.map { round(Double($0.shots) / $0.seconds, 1) },
-                                                   comparedShots: compared))
+                                                   comparedShots: compared, handedOff: frac(compared - gaps12.count, compared)))
             if !reasons.isEmpty {
                 try out.emit(row, text: "\(file): refused: \(c.refused)")
                 continue

@@ -20,8 +20,10 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .long], help: "Output SVG file.")
     var output: String
 
+    @OptionGroup var physicsOption: PhysicsOption
+
     func run() throws {
-        let rules = Rules()
+        let rules = physicsOption.rules()
         guard output.hasSuffix(".svg") else { throw UserError("-o: '\(output)' should end in .svg") }
         try Files.checkOutput(output)
         let (lvl, aims) = try script.load(rules: rules)
