@@ -216,7 +216,7 @@ def test_the_command_passes_on_every_option_of_peggle_rate_that_takes_a_value(tm
     from peggle_gym.ray.__main__ import rate_options
     assert [o["name"] for o in rate_options(find_peggle())] == [
         "--agents", "--method", "--episodes", "--sigmas", "--budget", "--precision", "--batch-size", "--placement",
-        "--prior", "--stop", "--seed", "--batch", "--max-shots", "--candidates", "--refine", "--samples", "--screen"]
+        "--prior", "--stop", "--physics", "--seed", "--batch", "--max-shots", "--candidates", "--refine", "--samples", "--screen"]
     db = tmp_path / "x.sqlite"
     assert main(["rate", LEVELS[0], "--db", str(db), "--stop", "never"]) == 2
     assert "--stop" in capsys.readouterr().err and not db.exists()
