@@ -226,4 +226,10 @@ for target in package.targets where target.type == .test {
 // they reach beyond the public API is declared `package`, visible to this package's modules only.
 // So the release build scripts/test runs the suites against is compiled exactly as users get it,
 // and the wheel's tuned engine, built in the same folder first, leaves every module but the test
-// targets compiled for the test build (docs/distribution.md, "CI").
+// targets compiled for the test build (docs/distribution.md, "CI"). The one exception is the lab,
+// `peggle-bench`: the wheel never builds it, so the test build compiles it anyway, and with
+// -enable-testing its tests build its rows by their memberwise inits (`@testable import`) instead
+// of two dozen hand-written `package` ones.
+for target in package.targets where target.name == "peggle-bench" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
+}

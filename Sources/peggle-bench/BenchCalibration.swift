@@ -13,8 +13,8 @@ import PeggleUtilities
 /// Tests/PeggleRatingTests/CalibrationTests.swift (both rate PeggleDifficulty's `SyntheticLevel`
 /// with the same seeds: the quantile row of the first level is that test's pinned figure), fast
 /// enough to compare placements.
-package struct BenchCalibration: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchCalibration: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "calibration",
         abstract: "The adaptive measurement on synthetic levels: coverage of the 95% interval, games, stops, per placement, prior and stop rule.",
         discussion: "Each synthetic level is rated --ratings times (seeds fixed) with the adaptive settings given; one row "
@@ -50,60 +50,23 @@ package struct BenchCalibration: ParsableCommand {
 
     @OptionGroup var output: BenchOutputOptions
 
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var mode: String, level: String, placement: String, prior: String, stop: String, knowledge: String, ratings: Int, budget: Int
             var precision: Double
             var coverage: Double, stoppedBeforeBudget: Double, meanGames: Double, medianGames: Double
             var medianIntervalRatio: Double, seconds: Double
-
-            package init(mode: String, level: String, placement: String, prior: String, stop: String, knowledge: String,
-                         ratings: Int, budget: Int, precision: Double, coverage: Double, stoppedBeforeBudget: Double,
-                         meanGames: Double, medianGames: Double, medianIntervalRatio: Double, seconds: Double) {
-                self.mode = mode
-                self.level = level
-                self.placement = placement
-                self.prior = prior
-                self.stop = stop
-                self.knowledge = knowledge
-                self.ratings = ratings
-                self.budget = budget
-                self.precision = precision
-                self.coverage = coverage
-                self.stoppedBeforeBudget = stoppedBeforeBudget
-                self.meanGames = meanGames
-                self.medianGames = medianGames
-                self.medianIntervalRatio = medianIntervalRatio
-                self.seconds = seconds
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             /// nil for levels drawn from the population (each rating has its own).
             var trueSigma50: Double?
             var covered: Int, stoppedEarly: Int, games: Int, threads: Int, cores: Int
-
-            package init(trueSigma50: Double? = nil, covered: Int, stoppedEarly: Int, games: Int, threads: Int,
-                         cores: Int) {
-                self.trueSigma50 = trueSigma50
-                self.covered = covered
-                self.stoppedEarly = stoppedEarly
-                self.games = games
-                self.threads = threads
-                self.cores = cores
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         guard ratings >= 1 else { throw UserError("--ratings: \(ratings) must be at least 1") }
         guard (1...100_000).contains(budget) else { throw UserError("--budget: \(budget) is outside 1...100000") }
         guard precision.isFinite, precision > 1, precision <= 100 else {

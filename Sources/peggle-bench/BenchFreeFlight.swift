@@ -10,8 +10,8 @@ import PeggleUtilities
 /// `peggle-bench freeflight`: the free-flight checker's long run. Random shots on generated
 /// levels of every distribution, template and power, with confusement and zombie pegs added,
 /// every sweep the bound skipped also run in full: the run counts the contacts it would have hidden.
-package struct BenchFreeFlight: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchFreeFlight: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "freeflight",
         abstract: "The free-flight bound's checker: random shots on generated levels, every skipped sweep run in full.",
         discussion: "Level variant i: seed i, distribution i % 2, template (i / 2) % 9, power (i / 18) % 4; two variants "
@@ -32,35 +32,14 @@ package struct BenchFreeFlight: ParsableCommand {
 
     @OptionGroup var output: BenchOutputOptions
 
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var threads: Int, levels: Int, shots: Int, steps: Int, skipped: Int, misses: Int, mismatches: Int
             var seconds: Double
-
-            package init(threads: Int, levels: Int, shots: Int, steps: Int, skipped: Int, misses: Int, mismatches: Int,
-                         seconds: Double) {
-                self.threads = threads
-                self.levels = levels
-                self.shots = shots
-                self.steps = steps
-                self.skipped = skipped
-                self.misses = misses
-                self.mismatches = mismatches
-                self.seconds = seconds
-            }
         }
-        package struct Extra: Encodable {
-            var compared: Bool
-
-            package init(compared: Bool) { self.compared = compared }
-        }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        struct Extra: Encodable { var compared: Bool }
+        var columns: Columns
+        var extra: Extra
     }
 
     final class Totals: @unchecked Sendable {
@@ -77,9 +56,7 @@ package struct BenchFreeFlight: ParsableCommand {
         }
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         guard shots >= 1, shotsPerLevel >= 1 else { throw UserError("--shots and --shots-per-level must be at least 1") }
         var out = try BenchOutput<Row>(output)
         let levels = (shots + shotsPerLevel - 1) / shotsPerLevel

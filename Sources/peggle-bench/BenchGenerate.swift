@@ -8,8 +8,8 @@ import PeggleLevel
 
 /// `peggle-bench generate`: microseconds per generated level, per new game built from one, and
 /// what a reset costs with procedural levels against file levels, next to the episode it starts.
-package struct BenchGenerate: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchGenerate: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "The level generator: microseconds per level, per new game, per reset with procedural levels.",
         discussion: "For each distribution: --levels levels from seeds 0 up, validated, a new game built from each; "
@@ -22,51 +22,22 @@ package struct BenchGenerate: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     /// One row per distribution.
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var mode: String, distribution: String, levels: Int, meanPegs: Double
             var usPerLevel: Double, usPerValidate: Double, usPerNewGame: Double
             var usPerResetGenerated: Double, usPerResetKept: Double, usPerResetFile: Double, usPerEpisode: Double
-
-            package init(mode: String, distribution: String, levels: Int, meanPegs: Double, usPerLevel: Double,
-                         usPerValidate: Double, usPerNewGame: Double, usPerResetGenerated: Double,
-                         usPerResetKept: Double, usPerResetFile: Double, usPerEpisode: Double) {
-                self.mode = mode
-                self.distribution = distribution
-                self.levels = levels
-                self.meanPegs = meanPegs
-                self.usPerLevel = usPerLevel
-                self.usPerValidate = usPerValidate
-                self.usPerNewGame = usPerNewGame
-                self.usPerResetGenerated = usPerResetGenerated
-                self.usPerResetKept = usPerResetKept
-                self.usPerResetFile = usPerResetFile
-                self.usPerEpisode = usPerEpisode
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             var episodes: Int, meanStepsPerEpisode: Double
             /// What a new generated level adds to a reset, as a share of the episode it starts.
             var resetShareOfEpisode: Double
-
-            package init(episodes: Int, meanStepsPerEpisode: Double, resetShareOfEpisode: Double) {
-                self.episodes = episodes
-                self.meanStepsPerEpisode = meanStepsPerEpisode
-                self.resetShareOfEpisode = resetShareOfEpisode
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         guard levels >= 1 else { throw UserError("--levels: \(levels) must be at least 1") }
         var out = try BenchOutput<Row>(output)
         let n = levels

@@ -7,8 +7,8 @@ import PeggleUtilities
 
 /// `peggle-bench greedy`: the greedy agent's search time per decision, and candidate shots
 /// simulated per second, with the search spread over T threads.
-package struct BenchGreedy: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchGreedy: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: AgentKind.greedy.rawValue,
         abstract: "The greedy agent's search: time per decision, candidate shots simulated per second.",
         discussion: "Decision states: fresh games of the level and games 1 to 3 seeded random shots in (the board thins out). "
@@ -34,52 +34,21 @@ package struct BenchGreedy: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     /// One row per thread count.
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var mode: String, threads: Int, sigma: Double, decisions: Int, simulations: Int, seconds: Double
             var msPerDecision: Double, simulationsPerS: Double
-
-            package init(mode: String, threads: Int, sigma: Double, decisions: Int, simulations: Int, seconds: Double,
-                         msPerDecision: Double, simulationsPerS: Double) {
-                self.mode = mode
-                self.threads = threads
-                self.sigma = sigma
-                self.decisions = decisions
-                self.simulations = simulations
-                self.seconds = seconds
-                self.msPerDecision = msPerDecision
-                self.simulationsPerS = simulationsPerS
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             var level: String, agent: String, decisionsPerS: Double, cores: Int
             /// With --compare-unscreened: how often, and at what cost, screening changes the choice.
             var sameChoiceAsUnscreened: Int?, meanValueRegret: Double?, medianValueFull: Double?
-
-            package init(level: String, agent: String, decisionsPerS: Double, cores: Int,
-                         sameChoiceAsUnscreened: Int? = nil, meanValueRegret: Double? = nil,
-                         medianValueFull: Double? = nil) {
-                self.level = level
-                self.agent = agent
-                self.decisionsPerS = decisionsPerS
-                self.cores = cores
-                self.sameChoiceAsUnscreened = sameChoiceAsUnscreened
-                self.meanValueRegret = meanValueRegret
-                self.medianValueFull = medianValueFull
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         let counts = try threads.counts()
         let level = try workload.load()
         guard decisions >= 1 else { throw UserError("--decisions: \(decisions) must be at least 1") }

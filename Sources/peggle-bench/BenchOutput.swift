@@ -9,7 +9,7 @@ import PeggleServe
 /// Field names are written in snake case (`stepsPerS` is the column `steps_per_s`). Columns are
 /// never optional (every CSV line has every column); an optional extra field that is nil is left
 /// out of the JSON line.
-package protocol BenchRow {
+protocol BenchRow {
     associatedtype Columns: Encodable
     associatedtype Extra: Encodable
     var columns: Columns { get }
@@ -28,7 +28,7 @@ struct BenchOutputOptions: ParsableArguments {
 /// The one writer of every benchmark's rows: each row as it is measured (a JSON line, or the
 /// benchmark's own sentence), and at the end the CSV file. The CSV's path is checked before the
 /// work starts, so a run of minutes never ends in "cannot be written".
-package struct BenchOutput<Row: BenchRow> {
+struct BenchOutput<Row: BenchRow> {
     let options: BenchOutputOptions
     private(set) var rows: [Row] = []
 
@@ -56,7 +56,7 @@ package struct BenchOutput<Row: BenchRow> {
     }
 
     /// The JSON object of a row: its columns and its extra fields (keys sorted when written).
-    package static func object(_ row: Row) throws -> [String: Any] {
+    static func object(_ row: Row) throws -> [String: Any] {
         var object: [String: Any] = [:]
         for (key, value) in try RowFields.of(row.columns) + RowFields.of(row.extra) {
             // Two fields of one name would make the JSON line keep one of them silently.
@@ -70,7 +70,7 @@ package struct BenchOutput<Row: BenchRow> {
     /// The CSV text: the header (the columns' names, from the first row), then one line per row,
     /// each value as Swift prints it (a Double keeps its ".0", as the benchmarks' CSV always had).
     /// No column holds a comma or a quote: they are numbers and names of modes and distributions.
-    package static func csv(_ rows: [Row]) throws -> String {
+    static func csv(_ rows: [Row]) throws -> String {
         let fields = try rows.map { try RowFields.of($0.columns) }
         let header = fields.first.map { $0.map(\.key) } ?? []
         let lines = fields.map { $0.map { "\($0.value)" }.joined(separator: ",") }
@@ -83,7 +83,7 @@ package struct BenchOutput<Row: BenchRow> {
 /// `JSONSerialization` writes exactly as the dictionaries the benchmarks built before typed rows,
 /// and the CSV prints as Swift does. An optional field that is nil is left out, as the old rows
 /// left the key out.
-package enum RowFields {
+enum RowFields {
     static func of<T: Encodable>(_ value: T) throws -> [(key: String, value: Any)] {
         let sink = Sink()
         try value.encode(to: sink)
@@ -91,7 +91,7 @@ package enum RowFields {
     }
 
     /// `stepsPerS` -> `steps_per_s` (Foundation's `convertToSnakeCase` for names without acronyms).
-    package static func snakeCase(_ name: String) -> String {
+    static func snakeCase(_ name: String) -> String {
         var out = ""
         for c in name {
             if c.isUppercase { out += "_" + c.lowercased() } else { out.append(c) }

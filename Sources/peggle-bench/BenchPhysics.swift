@@ -6,8 +6,8 @@ import PeggleLab
 import PeggleLevel
 
 /// `peggle-bench physics`: physics and full-game throughput on the shared benchmark scene.
-package struct BenchPhysics: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchPhysics: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "physics",
         abstract: "Physics and full-game throughput on the benchmark scene (Levels/bench-grid.json): steps and shots per second.",
         discussion: "Physics only: N shots at angles spread over [-1.3, 1.3], pegs never removed, no bucket, "
@@ -28,58 +28,22 @@ package struct BenchPhysics: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     /// One row per thread count: the median run of each part.
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var threads: Int, shots: Int, steps: Int, seconds: Double
             var stepsPerS: Double, shotsPerS: Double, meanStepsPerShot: Double
             var gameShotsPerS: Double, gameMeanStepsPerShot: Double
-
-            package init(threads: Int, shots: Int, steps: Int, seconds: Double, stepsPerS: Double, shotsPerS: Double,
-                         meanStepsPerShot: Double, gameShotsPerS: Double, gameMeanStepsPerShot: Double) {
-                self.threads = threads
-                self.shots = shots
-                self.steps = steps
-                self.seconds = seconds
-                self.stepsPerS = stepsPerS
-                self.shotsPerS = shotsPerS
-                self.meanStepsPerShot = meanStepsPerShot
-                self.gameShotsPerS = gameShotsPerS
-                self.gameMeanStepsPerShot = gameMeanStepsPerShot
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             var engine: String, scene: String, pegs: Int, `repeat`: Int, cores: Int
             var stepsPerSRuns: [Double], gameShotsPerSRuns: [Double]
             var gameEpisodes: Int, gameShots: Int, gameSteps: Int, gameSeconds: Double
-
-            package init(engine: String, scene: String, pegs: Int, `repeat`: Int, cores: Int, stepsPerSRuns: [Double],
-                         gameShotsPerSRuns: [Double], gameEpisodes: Int, gameShots: Int, gameSteps: Int,
-                         gameSeconds: Double) {
-                self.engine = engine
-                self.scene = scene
-                self.pegs = pegs
-                self.`repeat` = `repeat`
-                self.cores = cores
-                self.stepsPerSRuns = stepsPerSRuns
-                self.gameShotsPerSRuns = gameShotsPerSRuns
-                self.gameEpisodes = gameEpisodes
-                self.gameShots = gameShots
-                self.gameSteps = gameSteps
-                self.gameSeconds = gameSeconds
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         guard scene == "grid" else { throw UserError("--scene: unknown scene '\(scene)' (expected grid)") }
         guard shots >= 2 else { throw UserError("--shots: \(shots) is too few; give at least 2") }
         let counts = try threads.counts()

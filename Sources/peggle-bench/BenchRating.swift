@@ -7,8 +7,8 @@ import PeggleStore
 
 /// `peggle-bench rating`: a whole rating run into an in-memory database, with the options of
 /// `peggle rate` (one group), measured at each thread count: levels per hour.
-package struct BenchRating: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchRating: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "rating",
         abstract: "A whole rating run (by default the adaptive method, every agent, default precision): levels per hour.",
         discussion: "The levels are rated as `peggle rate` rates them with the same options, into an in-memory database "
@@ -26,25 +26,12 @@ package struct BenchRating: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     /// One row per thread count.
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var mode: String, levels: Int, threads: Int, budget: Int, precision: Double, seconds: Double, cpuSeconds: Double
             var games: Int, levelsPerHour: Double
-
-            package init(mode: String, levels: Int, threads: Int, budget: Int, precision: Double, seconds: Double,
-                         cpuSeconds: Double, games: Int, levelsPerHour: Double) {
-                self.mode = mode
-                self.levels = levels
-                self.threads = threads
-                self.budget = budget
-                self.precision = precision
-                self.seconds = seconds
-                self.cpuSeconds = cpuSeconds
-                self.games = games
-                self.levelsPerHour = levelsPerHour
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             var agents: [String], gamesPerKind: [String: Int], gamesPerS: Double
             /// Levels by how their measurement stopped.
             var stops: [String: Int]
@@ -55,33 +42,12 @@ package struct BenchRating: ParsableCommand {
             var prior: String? = nil
             var stop: String? = nil
             var medianIntervalRatio: Double? = nil
-
-            package init(agents: [String], gamesPerKind: [String: Int], gamesPerS: Double, stops: [String: Int],
-                         cores: Int, placement: String? = nil, prior: String? = nil, stop: String? = nil,
-                         medianIntervalRatio: Double? = nil) {
-                self.agents = agents
-                self.gamesPerKind = gamesPerKind
-                self.gamesPerS = gamesPerS
-                self.stops = stops
-                self.cores = cores
-                self.placement = placement
-                self.prior = prior
-                self.stop = stop
-                self.medianIntervalRatio = medianIntervalRatio
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         let counts = try threads.counts()
         let settings = try rating.settings()
         let agents = try rating.agentList(greedy)

@@ -6,8 +6,8 @@ import PeggleGame
 
 /// `peggle-bench render`: time to draw one mid-game frame with the rasteriser (`rgb`, pixels into
 /// a reused buffer) and, for comparison, as SVG text.
-package struct BenchRender: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchRender: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Drawing one mid-game frame: the rasteriser (rgb) and the SVG renderer, ms per frame.",
         discussion: "Three shots (0.25, -0.6 and 0.9 rad) are played with trajectories, then that state with the last "
@@ -28,42 +28,18 @@ package struct BenchRender: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     /// The one row.
-    package struct Row: BenchRow {
-        package struct Columns: Encodable {
+    struct Row: BenchRow {
+        struct Columns: Encodable {
             var mode: String, width: Int, height: Int, renders: Int, msPerRgbRender: Double, msPerSvgRender: Double
-
-            package init(mode: String, width: Int, height: Int, renders: Int, msPerRgbRender: Double,
-                         msPerSvgRender: Double) {
-                self.mode = mode
-                self.width = width
-                self.height = height
-                self.renders = renders
-                self.msPerRgbRender = msPerRgbRender
-                self.msPerSvgRender = msPerSvgRender
-            }
         }
-        package struct Extra: Encodable {
+        struct Extra: Encodable {
             var level: String, rgbRunsMs: [Double], checksum: Int, cores: Int
-
-            package init(level: String, rgbRunsMs: [Double], checksum: Int, cores: Int) {
-                self.level = level
-                self.rgbRunsMs = rgbRunsMs
-                self.checksum = checksum
-                self.cores = cores
-            }
         }
-        package var columns: Columns
-        package var extra: Extra
-
-        package init(columns: Columns, extra: Extra) {
-            self.columns = columns
-            self.extra = extra
-        }
+        var columns: Columns
+        var extra: Extra
     }
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         let level = try workload.load()
         guard renders >= 1 else { throw UserError("--renders: \(renders) must be at least 1") }
         var out = try BenchOutput<Row>(output)

@@ -8,29 +8,27 @@ import PeggleLevel
 import PeggleServe
 
 /// `peggle-bench serve`: the `vector` workload through a real `peggle serve` pipe.
-package struct BenchServe: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct BenchServe: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Environment throughput through a `peggle serve` pipe, beside the same workload in process.",
         discussion: "A `peggle serve` child is driven request by request as a client would (ServeClient), decoding every "
             + "reply (infos in the columns layout) and its observations (--obs-encoding). Each run is followed by the "
             + "in-process run of `vector`, so a row compares the two measured together (serve_over_in_process).")
 
-    @OptionGroup package var environments: EnvironmentWorkload
+    @OptionGroup var environments: EnvironmentWorkload
 
     @Option(help: "Observation encoding: f32 (a binary frame after each reply line) or b64f32 (base64 in the line).")
-    package var obsEncoding = ObservationEncoding.f32
+    var obsEncoding = ObservationEncoding.f32
 
     @Option(help: "The `peggle` executable to serve (default: the one beside peggle-bench, built with it).")
     var peggle: String?
 
-    @OptionGroup package var threads: BenchThreads
+    @OptionGroup var threads: BenchThreads
 
     @OptionGroup var output: BenchOutputOptions
 
-    package init() {}
-
-    package func run() throws {
+    func run() throws {
         // JSON observations are for debugging; a client that decodes them is not what is measured.
         guard obsEncoding != .json else { throw UserError("--obs-encoding: json is not measured; give f32 or b64f32") }
         let (level, counts) = try environments.load(threads)

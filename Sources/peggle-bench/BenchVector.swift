@@ -38,19 +38,17 @@ struct BenchVector: ParsableCommand {
 }
 
 /// The environment workload `vector` and `serve` share.
-package struct EnvironmentWorkload: ParsableArguments {
+struct EnvironmentWorkload: ParsableArguments {
     @OptionGroup var workload: BenchLevel
 
     @Option(help: "Environments.")
-    package var envs = 64
+    var envs = 64
 
     @Option(help: "Batched steps per run.")
     var batches = 40
 
     @Option(help: "The observation encoder: objects, grid, pixels or aim (docs/environment.md).")
     var encoder = EnvConfig(levels: []).encoder
-
-    package init() {}
 
     /// The checked options: the level and the thread counts.
     func load(_ threads: BenchThreads) throws -> (Level, [Int]) {
@@ -101,44 +99,18 @@ package struct EnvironmentWorkload: ParsableArguments {
 }
 
 /// One row of `vector` or `serve` per thread count.
-package struct EnvironmentRow: BenchRow {
-    package struct Columns: Encodable {
+struct EnvironmentRow: BenchRow {
+    struct Columns: Encodable {
         var mode: String, envs: Int, threads: Int, batches: Int, shots: Int, seconds: Double, shotsPerS: Double
-
-        package init(mode: String, envs: Int, threads: Int, batches: Int, shots: Int, seconds: Double,
-                     shotsPerS: Double) {
-            self.mode = mode
-            self.envs = envs
-            self.threads = threads
-            self.batches = batches
-            self.shots = shots
-            self.seconds = seconds
-            self.shotsPerS = shotsPerS
-        }
     }
     /// `serve` only: the observations' encoding, and the same run in process for comparison.
     struct Serve {
         var obsEncoding: String, inProcessShotsPerS: Double, serveOverInProcess: Double
     }
-    package struct Extra: Encodable {
+    struct Extra: Encodable {
         var engine: String, cores: Int, encoder: String
         var obsEncoding: String?, inProcessShotsPerS: Double?, serveOverInProcess: Double?
-
-        package init(engine: String, cores: Int, encoder: String, obsEncoding: String? = nil,
-                     inProcessShotsPerS: Double? = nil, serveOverInProcess: Double? = nil) {
-            self.engine = engine
-            self.cores = cores
-            self.encoder = encoder
-            self.obsEncoding = obsEncoding
-            self.inProcessShotsPerS = inProcessShotsPerS
-            self.serveOverInProcess = serveOverInProcess
-        }
     }
-    package var columns: Columns
-    package var extra: Extra
-
-    package init(columns: Columns, extra: Extra) {
-        self.columns = columns
-        self.extra = extra
-    }
+    var columns: Columns
+    var extra: Extra
 }

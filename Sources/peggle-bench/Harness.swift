@@ -22,13 +22,11 @@ struct BenchLevel: ParsableArguments {
 }
 
 /// The thread counts a workload is measured at, one row each.
-package struct BenchThreads: ParsableArguments {
+struct BenchThreads: ParsableArguments {
     @Option(help: "Thread counts, comma-separated (e.g. 1,2).")
     var threads = CommaList<Int>([1])
 
-    package init() {}
-
-    package func counts() throws -> [Int] {
+    func counts() throws -> [Int] {
         try threads.map("--threads", message: { _, text, _ in "'\(text)' is not a thread count from 1 to 256" }) { _, text, t in
             guard (1...256).contains(t) else { throw UserError("--threads: '\(text)' is not a thread count from 1 to 256") }
             return t

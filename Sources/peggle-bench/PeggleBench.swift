@@ -6,14 +6,14 @@ import PeggleGame
 /// ships only `peggle`). One subcommand per benchmark, each in its own file, each writing typed
 /// rows through `BenchOutput`. Adding a benchmark is a file and a line in `benchmarks`.
 @main
-package struct PeggleBench: ParsableCommand {
+struct PeggleBench: ParsableCommand {
     /// Every benchmark, in the order the help lists them (Box2D's `benchmarks[]` plays this role).
-    package static var benchmarks: [any ParsableCommand.Type] {
+    static var benchmarks: [any ParsableCommand.Type] {
         [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
          BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self, BenchTOI.self, BenchTOIGames.self]
     }
 
-    package static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "peggle-bench",
         abstract: "Measure how fast the simulator, the environments, the agents, the renderers, the rater and the generator run.",
         discussion: "Build with `swift build -c release` before measuring, and run from the repository's root (the workloads "
@@ -22,8 +22,6 @@ package struct PeggleBench: ParsableCommand {
         version: PeggleGym.version,
         subcommands: benchmarks,
         defaultSubcommand: BenchPhysics.self)
-
-    package init() {}
 
     static func main() {
         #if PEGGLE_TUNED

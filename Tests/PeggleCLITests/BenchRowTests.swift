@@ -2,7 +2,7 @@ import Foundation
 import PeggleCommandLine
 import PeggleServe
 import Testing
-import peggle_bench
+@testable import peggle_bench
 
 /// A row whose two parts both declare `threads`.
 private struct Twice: BenchRow {

@@ -2,7 +2,7 @@ import Foundation
 import PeggleTestSupport
 import Testing
 import peggle
-import peggle_bench
+@testable import peggle_bench
 
 /// Every `peggle` and `peggle-bench` command shown in README.md's and docs/'s code blocks parses with
 /// today's options, so the docs cannot keep a flag that is gone. Parsing (not running) is enough to
