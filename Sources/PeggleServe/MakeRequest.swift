@@ -78,6 +78,7 @@ public struct MakeRequest: Sendable {
                      r.config.encoder == .pixels ? nil
                          : "make: \"pixel_width\" applies to the pixels encoder only (\"encoder\" is \"\(r.config.encoder.rawValue)\")"
                  }),
+            .physics,
         ]
     }
 
@@ -152,6 +153,9 @@ struct MakeOption {
     let write: (inout JSONWriter, MakeRequest) -> Void
     /// Whether the `make` reply echoes the value taken, at its top level.
     var echoed = false
+    /// Whether this request's value is echoed (with `echoed`): `physics` only when not the
+    /// default, so version 1's replies stay the bytes they were.
+    var echoedFor: (MakeRequest) -> Bool = { _ in true }
     /// A procedural-level field: it asks for generated levels (refused beside level files),
     /// `spec` marks it (`"procedural": true`) and the `make` reply echoes it in `procedural`.
     var procedural = false
@@ -204,6 +208,22 @@ struct MakeOption {
                    help: "environment i's generator starts from seed + i until a seeded reset", onlyIf: nil,
                    read: { f, r in if let v = try f.int("seed", 0...Int.max) { r.vector.seed = UInt64(v) } },
                    write: { w, r in w.int(r.vector.seed) })
+    }
+
+    /// `physics`: which physics plays the games (`PhysicsVersion`, a rule: `config.rules`), 1 or 2;
+    /// echoed only when not the default.
+    static var physics: MakeOption {
+        let versions = PhysicsVersion.allCases.map(\.rawValue)
+        let range = versions.min()!...versions.max()!
+        var o = MakeOption(name: "physics", kind: .int(range),
+                           help: "the physics: 1 (fixed steps, the default) or 2 (times of impact; docs/environment.md)",
+                           onlyIf: nil,
+                           read: { f, r in
+                               if let v = try f.int("physics", range), let p = PhysicsVersion(rawValue: v) { r.config.rules.physicsVersion = p }
+                           },
+                           write: { w, r in w.int(r.config.rules.physicsVersion.rawValue) }, echoed: true)
+        o.echoedFor = { $0.config.rules.physicsVersion != .standard }
+        return o
     }
 
     /// `action`, refused in its own words (older than the generic choice message).

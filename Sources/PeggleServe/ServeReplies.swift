@@ -238,7 +238,7 @@ extension ServeSession {
     /// procedural levels the `procedural` fields in an object of that name.
     func writeMade(_ w: inout JSONWriter, _ r: MakeRequest) {
         let options = MakeRequest.options
-        for o in options where o.echoed {
+        for o in options where o.echoed && o.echoedFor(r) {
             w.key(o.name)
             o.write(&w, r)
         }

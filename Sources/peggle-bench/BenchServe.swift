@@ -78,7 +78,7 @@ struct BenchServe: ParsableCommand {
         let absolute = URL(fileURLWithPath: levelPath).path
         let maxObjects = environments.config(try Files.loadLevel(levelPath)).maxObjects
         let envs = environments.envs
-        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding.rawValue)","info_layout":"columns","max_objects":\#(maxObjects),"encoder":"\#(environments.encoder.rawValue)"}"#, as: ServeClient.Reply.self)
+        _ = try request(#"{"cmd":"make","level":\#(LevelCodec.quote(absolute)),"num_envs":\#(envs),"threads":\#(threads),"obs_encoding":"\#(obsEncoding.rawValue)","info_layout":"columns","max_objects":\#(maxObjects),"encoder":"\#(environments.encoder.rawValue)","physics":\#(environments.physicsOption.physics.rawValue)}"#, as: ServeClient.Reply.self)
         _ = try request(#"{"cmd":"reset","seed":0}"#, as: ServeClient.Reply.self)
         let all = environments.actions()
         var shots = 0

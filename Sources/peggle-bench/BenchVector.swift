@@ -50,6 +50,8 @@ struct EnvironmentWorkload: ParsableArguments {
     @Option(help: "The observation encoder: objects, grid, pixels or aim (docs/environment.md).")
     var encoder = EnvConfig(levels: []).encoder
 
+    @OptionGroup var physicsOption: PhysicsOption
+
     /// The checked options: the level and the thread counts.
     func load(_ threads: BenchThreads) throws -> (Level, [Int]) {
         guard envs >= 1 && envs <= 4096 else { throw UserError("--envs: \(envs) is outside 1...4096") }
@@ -63,6 +65,7 @@ struct EnvironmentWorkload: ParsableArguments {
         var c = EnvConfig(levels: [level])
         c.maxObjects = max(c.maxObjects, level.pegs.count + level.blocks.count)
         c.encoder = encoder
+        c.rules = physicsOption.rules(c.rules)
         if encoder == .pixels { c.rasterizer = PixelRenderer() }
         return c
     }

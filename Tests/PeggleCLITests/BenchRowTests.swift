@@ -1,5 +1,6 @@
 import Foundation
 import PeggleCommandLine
+import PeggleLevel
 import PeggleServe
 import Testing
 @testable import peggle_bench
@@ -129,6 +130,12 @@ struct BenchRowTests {
         #expect(serve.environments.envs == 8 && serve.obsEncoding == .b64f32)
         #expect(try serve.threads.counts() == [2])
         #expect(PeggleBench.benchmarks.map { $0.configuration.commandName ?? "" }
-            == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games"])
+            == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games",
+                "estimate"])
+        // The environment workloads take --physics into their environments' rules.
+        let vector = try #require(try PeggleBench.parseAsRoot(["vector", "--physics", "2"]) as? BenchVector)
+        #expect(vector.environments.config(Level(name: "empty")).rules.physicsVersion == .timeOfImpact)
+        let standard = try #require(try PeggleBench.parseAsRoot(["vector"]) as? BenchVector)
+        #expect(standard.environments.config(Level(name: "empty")).rules.physicsVersion == .standard)
     }
 }

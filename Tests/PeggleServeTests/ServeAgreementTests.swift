@@ -42,6 +42,33 @@ struct ServeAgreementTests {
         }
     }
 
+    /// `physics: 2` reaches the games: the server plays what an environment whose rules say
+    /// version 2 plays in process, and that is not what version 1 plays from the same seeds. The
+    /// reply echoes `physics` only when it is not the default (version 1's replies are the bytes
+    /// they were).
+    @Test func physicsTwoPlaysVersionTwo() throws {
+        let make = #"{"cmd": "make", "level": "Levels/first-steps.json", "num_envs": 2, "max_shots": 30, "obs_encoding": "json""#
+        let s = ServeProtocolTests.session(), v1 = ServeProtocolTests.session()
+        let made = try ServeProtocolTests.reply(s, make + #", "physics": 2}"#)
+        #expect(made["physics"] as? Int == 2)
+        #expect(try ServeProtocolTests.reply(v1, make + "}")["physics"] == nil)
+        var c = EnvConfig(levels: [try bundled("first-steps")])
+        c.maxShots = 30
+        c.rules.physicsVersion = .timeOfImpact
+        var vec = try VectorEnv(config: c, count: 2)
+        try vec.reset(seed: 5)
+        #expect(same(try ServeProtocolTests.reply(s, #"{"cmd": "reset", "seed": 5}"#), vec))
+        _ = try ServeProtocolTests.reply(v1, #"{"cmd": "reset", "seed": 5}"#)
+        var differs = 0
+        for a in [[0.25, -0.5], [0.6, 0.1], [-0.2, 0.3], [0.05, -0.05]] {
+            try vec.step(a)
+            let step = #"{"cmd": "step", "actions": [\#(a[0]), \#(a[1])]}"#
+            #expect(same(try ServeProtocolTests.reply(s, step), vec))
+            if !same(try ServeProtocolTests.reply(v1, step), vec) { differs += 1 }
+        }
+        #expect(differs == 4)
+    }
+
     /// Whether a reply's observations (shortest decimals of float32) are the vector's, bit for bit.
     func same(_ reply: [String: Any], _ vec: VectorEnv) -> Bool {
         guard let obs = reply["obs"] as? [[Double]] else { return false }

@@ -42,7 +42,7 @@ struct ServeRequestTests {
         (#""obs_encoding": "f64""#, #""obs_encoding" is "f64"; expected one of: json, b64f32, f32"#),
         (#""levels": "Levels/first-steps.json""#, #""levels" must be a list"#),
         (#""levels": [3]"#, #""levels[0]" must be a string (a level file)"#),
-        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout, num_levels, start_level, distribution_mode, templates, aim_noise, bucket_start, cycle_start, pixel_width)"#),
+        (#""colour": "red""#, #"make: unknown field "colour" (known: levels, level, level_order, num_envs, encoder, max_objects, reward, autoreset, action, bins, max_shots, threads, seed, obs_encoding, trajectory, mode, info_layout, num_levels, start_level, distribution_mode, templates, aim_noise, bucket_start, cycle_start, pixel_width, physics)"#),
         (#""cycle_start": "last""#, #""cycle_start" is "last"; expected one of: first, seed"#),
         (#""aim_noise": -0.01"#, #""aim_noise" is -0.01; it must be in 0...1"#),
         (#""aim_noise": 1.5"#, #""aim_noise" is 1.5; it must be in 0...1"#),
@@ -55,6 +55,9 @@ struct ServeRequestTests {
         (#""encoder": "pixels", "pixel_width": 47"#, #""pixel_width" is 47; it must be in 48...800"#),
         (#""encoder": "pixels", "pixel_width": 801"#, #""pixel_width" is 801; it must be in 48...800"#),
         (#""encoder": "pixels", "pixel_width": 96.5"#, #""pixel_width" must be a whole number"#),
+        (#""physics": 3"#, #""physics" is 3; it must be in 1...2"#),
+        (#""physics": 0"#, #""physics" is 0; it must be in 1...2"#),
+        (#""physics": "2""#, #""physics" must be a whole number"#),
     ])
     func makeFields(field: String, message: String) throws {
         let s = ServeProtocolTests.session()

@@ -30,7 +30,7 @@ struct ServeSpecTests {
         #expect(names == ["levels", "level", "level_order", "num_envs", "encoder", "max_objects", "reward", "autoreset",
                           "action", "bins", "max_shots", "threads", "seed", "obs_encoding", "trajectory", "mode",
                           "info_layout", "num_levels", "start_level", "distribution_mode", "templates", "aim_noise",
-                          "bucket_start", "cycle_start", "pixel_width"])
+                          "bucket_start", "cycle_start", "pixel_width", "physics"])
     }
 
     /// `info` lists every key an info can have, in the replies' order, with its type; clients
@@ -99,6 +99,7 @@ struct ServeSpecTests {
         #expect(o["bins"]?["default"] as? Int == config.bins)
         #expect(o["pixel_width"]?["default"] as? Int == config.pixelWidth)
         #expect(o["aim_noise"]?["default"] as? Double == config.aimNoise)
+        #expect(o["physics"]?["default"] as? Int == config.rules.physicsVersion.rawValue)
         #expect(o["trajectory"]?["default"] as? Bool == config.recordTrajectory)
         #expect(o["encoder"]?["default"] as? String == config.encoder.rawValue)
         #expect(o["reward"]?["default"] as? String == config.reward.rawValue)

@@ -55,7 +55,7 @@ class PeggleEnv(EngineState, gym.Env):
             ones: procedural levels instead of files (``num_levels``, ``start_level``,
             ``distribution_mode``, ``templates``: Procgen's names; train and test on disjoint
             seed ranges), ``aim_noise`` (radians; Peggle-v1 registers 0.02), ``bucket_start``,
-            ``cycle_start``, ``encoder`` (``"objects"``, ``"grid"``, ``"pixels"`` or ``"aim"``:
+            ``cycle_start``, ``physics`` (1, the default, or 2: the second physics, issue 51), ``encoder`` (``"objects"``, ``"grid"``, ``"pixels"`` or ``"aim"``:
             one row per aim bin describing what a shot there would do, which
             `peggle_gym.sb3.AimPolicy` ranks), ``action`` (``"continuous"`` or ``"discrete"``;
             with ``encoder="aim"`` action b fires at row b's aim), ``bins``, ``reward``,
@@ -103,6 +103,8 @@ class PeggleEnv(EngineState, gym.Env):
         #: bucket starts each episode (``"centre"`` or ``"random"``), as the server took them.
         self.aim_noise: float = float(made["aim_noise"])
         self.bucket_start: str = made["bucket_start"]
+        #: The physics playing the games: 1 (fixed steps, the default) or 2 (times of impact).
+        self.physics: int = int(made.get("physics", self.client.make_options()["physics"]["default"]))
         self.observation_space = space_from(made["observation_space"])
         self.action_space = space_from(made["action_space"])
         self._obs_shape = self.observation_space.shape

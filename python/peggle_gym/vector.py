@@ -106,6 +106,8 @@ class PeggleVectorEnv(EngineState, VectorEnv):
         #: bucket starts each episode (``"centre"`` or ``"random"``), as the server took them.
         self.aim_noise: float = float(made["aim_noise"])
         self.bucket_start: str = made["bucket_start"]
+        #: The physics playing the games: 1 (fixed steps, the default) or 2 (times of impact).
+        self.physics: int = int(made.get("physics", self.client.make_options()["physics"]["default"]))
         self.single_observation_space = space_from(made["observation_space"])
         self.single_action_space = space_from(made["action_space"])
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

@@ -84,6 +84,7 @@ CASES = {
     "reward score": dict(level=LEVEL, reward="score", vector=True),
     "reward win, 12 shots": dict(level=LEVEL, reward="win", max_shots=12, steps=14, vector=True),
     "aim noise, random bucket": dict(level=LEVEL, aim_noise=0.05, bucket_start="random", vector=True),
+    "physics 2": dict(level=LEVEL, physics=2, aim_noise=0.05, vector=True),
     "trajectory": dict(level=LEVEL, trajectory=True, steps=3, vector=True),
     "trajectory, single": dict(level=LEVEL, trajectory=True, steps=3),
     "two levels, random order": dict(levels=[LEVEL, str(ROOT / "Levels" / "spiral.json")], level_order="random",
