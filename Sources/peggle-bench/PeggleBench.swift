@@ -11,7 +11,7 @@ struct PeggleBench: ParsableCommand {
     static var benchmarks: [any ParsableCommand.Type] {
         [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
          BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self, BenchTOI.self, BenchTOIGames.self,
-         BenchEstimate.self]
+         BenchEstimate.self, BenchTOIFidelity.self]
     }
 
     static let configuration = CommandConfiguration(

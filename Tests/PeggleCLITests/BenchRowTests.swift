@@ -131,7 +131,7 @@ struct BenchRowTests {
         #expect(try serve.threads.counts() == [2])
         #expect(PeggleBench.benchmarks.map { $0.configuration.commandName ?? "" }
             == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games",
-                "estimate"])
+                "estimate", "toi-fidelity"])
         // The environment workloads take --physics into their environments' rules.
         let vector = try #require(try PeggleBench.parseAsRoot(["vector", "--physics", "2"]) as? BenchVector)
         #expect(vector.environments.config(Level(name: "empty")).rules.physicsVersion == .timeOfImpact)
