@@ -59,6 +59,12 @@ struct BenchTOIGames: ParsableCommand {
             /// Of the compared shots, those version 2 handed to version 1's steps in part or
             /// whole (a second ball, a turning board): they have no version 2 end.
             var handedOff: Double
+            /// The end gaps' 10th, 25th, 50th, 75th and 90th percentiles, v1 against v2 and
+            /// against itself nudged (units): the distributions the medians summarise.
+            var endGapPercentiles12: [Double], endGapPercentiles11: [Double]
+            /// Of the compared shots, the fractions whose pegs lit (all kinds) differ by 0, 1, 2
+            /// and 3 or more, v1 against v2 and against itself nudged.
+            var pegsLitDifference12: [Double], pegsLitDifference11: [Double]
         }
         var columns: Columns
         var extra: Extra
@@ -132,6 +138,7 @@ struct BenchTOIGames: ParsableCommand {
             var hits1 = 0, hits2 = 0, caught1 = 0, caught2 = 0, shots1 = 0, shots2 = 0, won1 = 0, won2 = 0
             var same12 = 0, sameCaught12 = 0, same11 = 0, sameCaught11 = 0, compared = 0
             var gaps12: [Double] = [], gaps11: [Double] = []
+            var litDiff12 = [0, 0, 0, 0], litDiff11 = [0, 0, 0, 0]
             if reasons.isEmpty {
                 let scene = TOIGame.scene(level: level, rules: rules)
                 for g in 0..<games {
@@ -154,6 +161,8 @@ struct BenchTOIGames: ParsableCommand {
                         if r1.caught == r2.caught { sameCaught12 += 1 }
                         if r1.hits == r11.hits { same11 += 1 }
                         if r1.caught == r11.caught { sameCaught11 += 1 }
+                        litDiff12[min(abs(r1.hits.total - r2.hits.total), 3)] += 1
+                        litDiff11[min(abs(r1.hits.total - r11.hits.total), 3)] += 1
                         // A shot version 1 played in part (a hand-off) has no version 2 end.
                         if let e2 = other.lastEnd {
                             let e1 = Self.v1End(r1, rules: rules)
@@ -167,6 +176,9 @@ struct BenchTOIGames: ParsableCommand {
             // A refused level's row has zeros (its `refused` column says why).
             func frac(_ k: Int, _ n: Int) -> Double { n == 0 ? 0 : round(Double(k) / Double(n), 4) }
             func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : round(BenchTOI.quantile(xs, 0.5), 4) }
+            func percentiles(_ xs: [Double]) -> [Double] {
+                xs.isEmpty ? [] : [0.1, 0.25, 0.5, 0.75, 0.9].map { round(BenchTOI.quantile(xs, $0), 4) }
+            }
             let p1 = v1.isEmpty ? nil : BenchClock.median(v1), p2 = v2.isEmpty ? nil : BenchClock.median(v2)
             let c = Row.Columns(
                 level: file, refused: reasons.joined(separator: "; "),
@@ -184,7 +196,10 @@ struct BenchTOIGames: ParsableCommand {
             let row = Row(columns: c, extra: .init(games: games, aims: aims, repeat: `repeat`, nudge: nudge, sharedSetup: sharedSetup,
                                                    v1ShotsPerSRuns: v1.map { round(Double($0.shots) / $0.seconds, 1) },
                                                    v2ShotsPerSRuns: v2.map { round(Double($0.shots) / $0.seconds, 1) },
-                                                   comparedShots: compared, handedOff: frac(compared - gaps12.count, compared)))
+                                                   comparedShots: compared, handedOff: frac(compared - gaps12.count, compared),
+                                                   endGapPercentiles12: percentiles(gaps12), endGapPercentiles11: percentiles(gaps11),
+                                                   pegsLitDifference12: litDiff12.map { frac($0, compared) },
+                                                   pegsLitDifference11: litDiff11.map { frac($0, compared) }))
             if !reasons.isEmpty {
                 try out.emit(row, text: "\(file): refused: \(c.refused)")
                 continue
