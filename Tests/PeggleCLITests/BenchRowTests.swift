@@ -129,6 +129,6 @@ struct BenchRowTests {
         #expect(serve.environments.envs == 8 && serve.obsEncoding == .b64f32)
         #expect(try serve.threads.counts() == [2])
         #expect(PeggleBench.benchmarks.map { $0.configuration.commandName ?? "" }
-            == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games"])
+            == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games", "toi-fuzz"])
     }
 }

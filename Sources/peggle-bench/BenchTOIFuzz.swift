@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import PeggleCommandLine
+import PeggleGame
+import PeggleGenerator
+import PeggleLab
+import PeggleLevel
+import PeggleUtilities
+
+/// `peggle-bench toi-fuzz`: version 2's whole-game fuzz (issue 51), the long run of
+/// `Benchmarks.toiGameFuzz`. Random whole games under version 2 on generated levels of every
+/// distribution, template and power, with confusement and zombie pegs added (so shots are handed
+/// to version 1 midway), every shot checked: finite, no ball inside an obstacle or beyond a wall,
+/// within the shot time limit, time never going back; `--compare` replays each shot.
+struct BenchTOIFuzz: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toi-fuzz",
+        abstract: "Version 2's whole-game fuzz: random games on generated levels, every shot checked.",
+        discussion: "Level variant i: seed i, distribution i % 2, template (i / 2) % 9, power (i / 18) % 4; two variants "
+            + "in three turn a blue peg into a confusement peg, one in three another into a zombie. Each variant plays "
+            + "--shots-per-level shots of whole games (random aims and bucket phases) under physics version 2, every shot "
+            + "recorded and checked (Benchmarks.toiGameFuzz): no non-finite number, no ball inside an obstacle present the "
+            + "whole shot or beyond a wall, no shot past the time limit, no game past 1000 shots, no time going back. "
+            + "--compare also replays every shot from the state before it and counts shots that differ. The hash "
+            + "(FNV-1a over every shot's bits, the variants folded in order) is the same for any thread count.")
+
+    @Option(help: "Shots in all.")
+    var shots = 10000
+
+    @Option(help: "Shots on each level variant.")
+    var shotsPerLevel = 20
+
+    @Flag(help: "Also replay every shot from the state before it and count shots that differ.")
+    var compare = false
+
+    @OptionGroup var threads: BenchThreads
+
+    @OptionGroup var output: BenchOutputOptions
+
+    struct Row: BenchRow {
+        struct Columns: Encodable {
+            var threads: Int, levels: Int, shots: Int, steps: Int, games: Int, handOffs: Int, turnedShots: Int
+            var checkedShots: Int, positions: Int, nonFinite: Int, tunnelled: Int, throughWalls: Int, overLimit: Int
+            var longGames: Int, timeBack: Int, mismatches: Int, hash: String, seconds: Double
+        }
+        struct Extra: Encodable {
+            var compared: Bool, gamesOver: Int, deepest: Double, firstViolation: String?
+        }
+        var columns: Columns
+        var extra: Extra
+    }
+
+    /// 16 lower-case hex digits.
+    static func hex(_ h: UInt64) -> String {
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// The run's tally: variant i's `shotsPerLevel` shots (fewer for the last), on `threads`
+    /// threads, folded in variant order (so the hash does not depend on the thread count).
+    static func run(shots: Int, shotsPerLevel: Int, compare: Bool, threads: Int) throws -> Benchmarks.TOIGameFuzz {
+        let levels = (shots + shotsPerLevel - 1) / shotsPerLevel
+        let each = Parallel.map(levels, threads: threads, chunksPerThread: 8) { i in
+            Result {
+                try Benchmarks.toiGameFuzz(level: LevelGenerator.coverageVariant(i), rules: Rules(), seed: UInt64(i),
+                                           shots: min(shotsPerLevel, shots - i * shotsPerLevel), compare: compare)
+            }
+        }
+        return try each.reduce(Benchmarks.TOIGameFuzz()) { try $0 + $1.get() }
+    }
+
+    func run() throws {
+        guard shots >= 1, shotsPerLevel >= 1 else { throw UserError("--shots and --shots-per-level must be at least 1") }
+        var out = try BenchOutput<Row>(output)
+        let levels = (shots + shotsPerLevel - 1) / shotsPerLevel
+        for t in try threads.counts() {
+            let start = BenchClock.now()
+            let v = try Self.run(shots: shots, shotsPerLevel: shotsPerLevel, compare: compare, threads: t)
+            let row = Row(columns: .init(threads: t, levels: levels, shots: v.shots, steps: v.steps, games: v.games,
+                                         handOffs: v.handOffs, turnedShots: v.turnedShots, checkedShots: v.checkedShots,
+                                         positions: v.positions, nonFinite: v.nonFinite, tunnelled: v.tunnelled,
+                                         throughWalls: v.throughWalls, overLimit: v.overLimit, longGames: v.longGames,
+                                         timeBack: v.timeBack, mismatches: v.mismatches, hash: Self.hex(v.hash),
+                                         seconds: BenchClock.round(BenchClock.seconds(since: start), 2)),
+                          extra: .init(compared: compare, gamesOver: v.gamesOver,
+                                       deepest: v.deepest.isFinite ? v.deepest : 0, firstViolation: v.firstViolation))
+            try out.emit(row, text: "threads \(t): \(v.shots) shots on \(levels) level variants, \(v.games) games "
+                + "(\(v.gamesOver) over), \(v.steps) steps; \(v.handOffs) handed off to version 1 midway, \(v.turnedShots) "
+                + "version 1's whole (turned board); \(v.positions) positions in \(v.checkedShots) shots checked against the "
+                + "obstacles (deepest \(v.deepest)); violations: \(v.nonFinite) non-finite, \(v.tunnelled) inside an obstacle, "
+                + "\(v.throughWalls) beyond a wall, \(v.overLimit) over the time limit, \(v.longGames) long games, "
+                + "\(v.timeBack) time back" + (compare ? "; \(v.mismatches) shots differ on replay" : "")
+                + "; hash \(row.columns.hash) (\(row.columns.seconds) s)"
+                + (v.firstViolation.map { "\nfirst violation: \($0)" } ?? ""))
+        }
+        try out.finish()
+    }
+}
