@@ -35,9 +35,13 @@ extension Benchmarks {
         public var v1Tunnelled = 0, v1ThroughWalls = 0
         /// Shots with a position (either version's) beyond the left or right wall at the bucket's
         /// height, outside its rim, with the rim's outer face less than a ball's width from that
-        /// wall: the moving bucket pushes the ball into the wall (its travel leaves 6 units at each
-        /// end where a ball needs 20). Not among `violations`.
+        /// wall, or beyond it since such a position without coming back inside: the moving bucket
+        /// pushes the ball into the wall (its travel leaves 6 units at each end where a ball needs
+        /// 20). Not among `violations`.
         public var squeezed = 0
+        /// Shots with a recorded position more than a board's width or height off the board (a
+        /// runaway ball; also counted where it crosses a wall or enters an obstacle).
+        public var runaways = 0
         /// `deepest` over the positions version 1's steps recorded, and their number (among
         /// `positions`).
         public var v1Deepest = -Double.infinity, v1Positions = 0
@@ -52,10 +56,12 @@ extension Benchmarks {
         /// FNV-1a (64 bits) over the bit patterns of every shot's result, trajectory and the state it
         /// left, and of every game's end; 0 for no shot. `+` mixes two hashes in order (see `+`).
         public var hash: UInt64 = 0
-        /// The first violations seen, at most `maxExamples` (what, and where to replay it: the
-        /// run's seed, the shot's index in it, its game and aim; a bad position's ball, `-1`,
-        /// `-2` version 2's, 0 and up version 1's, and its record index).
+        /// The first violations and mismatches seen, at most `maxExamples` (what, and where to
+        /// replay it: the run's seed, the shot's index in it, its game and aim; a bad position's
+        /// ball, `-1`, `-2` version 2's, and its record index).
         public var examples: [String] = []
+        /// The first of version 1's (`v1Tunnelled`, `v1ThroughWalls`), at most `maxExamples`.
+        public var v1Examples: [String] = []
         public static let maxExamples = 10
 
         /// The first violation seen, nil for none.
@@ -63,8 +69,12 @@ extension Benchmarks {
 
         public init() {}
 
-        mutating func note(_ example: String) {
-            if examples.count < Self.maxExamples { examples.append(example) }
+        mutating func note(_ example: String, v1: Bool = false) {
+            if v1 {
+                if v1Examples.count < Self.maxExamples { v1Examples.append(example) }
+            } else if examples.count < Self.maxExamples {
+                examples.append(example)
+            }
         }
 
         /// Every violation counted (mismatches apart).
@@ -91,6 +101,7 @@ extension Benchmarks {
             r.v1Tunnelled += b.v1Tunnelled
             r.v1ThroughWalls += b.v1ThroughWalls
             r.squeezed += b.squeezed
+            r.runaways += b.runaways
             r.v1Deepest = max(a.v1Deepest, b.v1Deepest)
             r.v1Positions += b.v1Positions
             r.overLimit += b.overLimit
@@ -106,6 +117,7 @@ extension Benchmarks {
                 r.hash = h.value
             }
             r.examples = Array((a.examples + b.examples).prefix(maxExamples))
+            r.v1Examples = Array((a.v1Examples + b.v1Examples).prefix(maxExamples))
             return r
         }
     }
@@ -233,9 +245,9 @@ extension Benchmarks {
             } else {
                 played = "version 2"
             }
-            func flag(_ what: String) {
+            func flag(_ what: String, v1: Bool = false) {
                 out.note("seed \(seed), shot \(n) (game \(k - 1) from seed \(seed &+ (k - 1)), its shot \(shotOfGame - 1)), "
-                    + "angle \(angle), \(played): \(what)")
+                    + "angle \(angle), \(played): \(what)", v1: v1)
             }
 
             // Finite.
@@ -258,16 +270,26 @@ extension Benchmarks {
             var inside: [(depth: Double, at: Vec2, obstacle: Int, ball: Int32, record: Int)?] = [nil, nil]
             var beyond: [(at: Vec2, ball: Int32, record: Int)?] = [nil, nil]
             var squeezed = false
+            var runaway = false
             for path in t.paths {
                 let engine = path.ball < 0 ? 0 : 1
+                // The bucket pushed this ball into a wall and it is not back inside yet.
+                var pushedIn = false
                 for (m, p) in path.points.enumerated() {
                     recorded += 1
                     // Point m of a path is at record `start + m` (a ball is recorded at every
                     // record from its start until it leaves play).
                     let record = path.start + m
+                    if !(abs(p.x - cfg.boardWidth / 2) <= 1.5 * cfg.boardWidth && abs(p.y - cfg.boardHeight / 2) <= 1.5 * cfg.boardHeight) {
+                        runaway = true
+                    }
                     let left = cfg.leftWall && p.x < r - tol, right = cfg.rightWall && p.x > cfg.boardWidth - r + tol
+                    if !(left || right) { pushedIn = false }
                     if left || right || (cfg.topWall && p.y < r - tol) {
                         if (left || right) && record < t.bucketX.count && bucketSqueezes(p, bucketX: t.bucketX[record], left: left) {
+                            pushedIn = true
+                        }
+                        if pushedIn && (left || right) {
                             squeezed = true
                         } else {
                             beyond[engine] = beyond[engine] ?? (p, path.ball, record)
@@ -292,19 +314,21 @@ extension Benchmarks {
                 out.partlyCheckedShots += 1
             }
             if squeezed { out.squeezed += 1 }
+            if runaway { out.runaways += 1 }
             for engine in 0..<2 {
                 let by = engine == 0 ? "version 2's flight" : "version 1's steps"
                 if let i = inside[engine] {
                     if engine == 0 { out.tunnelled += 1 } else { out.v1Tunnelled += 1 }
                     let what = i.obstacle < pegCount ? "peg \(i.obstacle) (\(after.pegs[i.obstacle].kind))" : "block \(i.obstacle - pegCount)"
                     flag("\(by): ball \(i.ball) \(i.depth) inside \(what) at (\(i.at.x), \(i.at.y)), record \(i.record) of "
-                        + "\(t.bucketX.count)" + (t.paths.count > 1 ? ", \(t.paths.count) paths" : ""))
+                        + "\(t.bucketX.count)" + (t.paths.count > 1 ? ", \(t.paths.count) paths" : ""), v1: engine == 1)
                 }
                 if let b = beyond[engine] {
                     if engine == 0 { out.throughWalls += 1 } else { out.v1ThroughWalls += 1 }
                     flag("\(by): ball \(b.ball) beyond a wall at (\(b.at.x), \(b.at.y)), record \(b.record) of \(t.bucketX.count), "
                         + "bucket x \(b.record < t.bucketX.count ? t.bucketX[b.record] : .nan)"
-                        + (b.record >= moved ? ", the board turning" : "") + (t.paths.count > 1 ? ", \(t.paths.count) paths" : ""))
+                        + (b.record >= moved ? ", the board turning" : "") + (t.paths.count > 1 ? ", \(t.paths.count) paths" : ""),
+                         v1: engine == 1)
                 }
             }
 

@@ -49,7 +49,8 @@ struct BenchTOIFuzz: ParsableCommand {
             var hash: String, seconds: Double
         }
         struct Extra: Encodable {
-            var physics: Int, compared: Bool, gamesOver: Int, partlyCheckedShots: Int, deepest: Double, v1Deepest: Double, v1Positions: Int, examples: [String]
+            var physics: Int, compared: Bool, gamesOver: Int, partlyCheckedShots: Int, runaways: Int, deepest: Double
+            var v1Deepest: Double, v1Positions: Int, examples: [String], v1Examples: [String]
         }
         var columns: Columns
         var extra: Extra
@@ -90,10 +91,11 @@ struct BenchTOIFuzz: ParsableCommand {
                                          timeBack: v.timeBack, mismatches: v.mismatches, v1Tunnelled: v.v1Tunnelled,
                                          v1ThroughWalls: v.v1ThroughWalls, squeezed: v.squeezed, hash: Self.hex(v.hash),
                                          seconds: BenchClock.round(BenchClock.seconds(since: start), 2)),
-                          extra: .init(physics: physics.rawValue, compared: compare, gamesOver: v.gamesOver, partlyCheckedShots: v.partlyCheckedShots,
+                          extra: .init(physics: physics.rawValue, compared: compare, gamesOver: v.gamesOver,
+                                       partlyCheckedShots: v.partlyCheckedShots, runaways: v.runaways,
                                        deepest: v.deepest.isFinite ? v.deepest : 0,
                                        v1Deepest: v.v1Deepest.isFinite ? v.v1Deepest : 0, v1Positions: v.v1Positions,
-                                       examples: v.examples))
+                                       examples: v.examples, v1Examples: v.v1Examples))
             try out.emit(row, text: "physics \(physics), threads \(t): \(v.shots) shots on \(levels) level variants, \(v.games) "
                 + "games (\(v.gamesOver) over), \(v.steps) steps; \(v.handOffs) handed off to version 1 midway, "
                 + "\(v.turnedShots) on a turned board; \(v.positions) positions checked against the obstacles "
@@ -103,9 +105,9 @@ struct BenchTOIFuzz: ParsableCommand {
                 + "\(v.overLimit) over the time limit, \(v.longGames) long games, \(v.timeBack) time back"
                 + (compare ? "; \(v.mismatches) shots differ on replay" : "") + "\n"
                 + "  version 1's steps: \(v.v1Tunnelled) inside an obstacle, \(v.v1ThroughWalls) beyond a wall; "
-                + "\(v.squeezed) squeezed into a wall by the bucket\n"
+                + "\(v.squeezed) squeezed into a wall by the bucket; \(v.runaways) with a runaway ball (either version)\n"
                 + "  hash \(row.columns.hash) (\(row.columns.seconds) s)"
-                + v.examples.map { "\n  example: \($0)" }.joined())
+                + v.examples.map { "\n  example: \($0)" }.joined() + v.v1Examples.map { "\n  version 1's: \($0)" }.joined())
         }
         try out.finish()
     }
