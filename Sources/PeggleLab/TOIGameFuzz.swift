@@ -64,7 +64,7 @@ extension Benchmarks {
         public var v1Examples: [String] = []
         public static let maxExamples = 10
 
-        /// The first violation seen, nil for none.
+        /// The first violation or mismatch seen, nil for none.
         public var firstViolation: String? { examples.first }
 
         public init() {}
@@ -77,7 +77,8 @@ extension Benchmarks {
             }
         }
 
-        /// Every violation counted (mismatches apart).
+        /// Every violation counted: version 2's own (mismatches apart; version 1's steps, the
+        /// bucket's squeezes and runaways by themselves are not).
         public var violations: Int { nonFinite + tunnelled + throughWalls + overLimit + longGames + timeBack }
 
         /// The two runs' tallies together. The hash is order-dependent (FNV-1a of `a.hash` then
