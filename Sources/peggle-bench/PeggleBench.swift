@@ -10,7 +10,7 @@ struct PeggleBench: ParsableCommand {
     /// Every benchmark, in the order the help lists them (Box2D's `benchmarks[]` plays this role).
     static var benchmarks: [any ParsableCommand.Type] {
         [BenchPhysics.self, BenchVector.self, BenchServe.self, BenchGreedy.self, BenchRender.self, BenchRating.self,
-         BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self, BenchTOI.self, BenchTOIGames.self,
+         BenchGenerate.self, BenchCalibration.self, BenchFreeFlight.self, BenchTOI.self, BenchTOIGames.self, BenchTOIFuzz.self,
          BenchEstimate.self, BenchTOIFidelity.self]
     }
 

@@ -123,6 +123,31 @@ struct BenchRowTests {
                           "skipped": 2_000_000, "steps": 3_000_000, "threads": 2] as [String: Any]))
     }
 
+    /// `peggle-bench toi-fuzz`: its columns, its options, and the run folded in variant order (the
+    /// same tally, hash included, on one thread and two).
+    @Test func toiFuzzRowOptionsAndRun() throws {
+        let row = BenchTOIFuzz.Row(
+            columns: .init(threads: 2, levels: 5, shots: 100, steps: 50_000, games: 14, handOffs: 3, turnedShots: 20,
+                           checkedShots: 95, positions: 48_000, nonFinite: 0, tunnelled: 0, throughWalls: 0, overLimit: 0,
+                           longGames: 0, timeBack: 0, mismatches: 0, v1Tunnelled: 0, v1ThroughWalls: 0, squeezed: 0,
+                           hash: BenchTOIFuzz.hex(0xab), seconds: 0.1),
+            extra: .init(physics: 2, compared: true, gamesOver: 9, partlyCheckedShots: 5, runaways: 0, deepest: 0, v1Deepest: 0,
+                         v1Positions: 9000, examples: [], v1Examples: []))
+        #expect(try BenchOutput<BenchTOIFuzz.Row>.csv([row])
+            == "threads,levels,shots,steps,games,hand_offs,turned_shots,checked_shots,positions,non_finite,tunnelled,through_walls,"
+            + "over_limit,long_games,time_back,mismatches,v1_tunnelled,v1_through_walls,squeezed,hash,seconds\n"
+            + "2,5,100,50000,14,3,20,95,48000,0,0,0,0,0,0,0,0,0,0,00000000000000ab,0.1\n")
+        let parsed = try #require(try PeggleBench.parseAsRoot(["toi-fuzz", "--shots", "60", "--shots-per-level", "7", "--compare",
+                                                              "--physics", "1", "--threads", "1,2"]) as? BenchTOIFuzz)
+        #expect(parsed.shots == 60 && parsed.shotsPerLevel == 7 && parsed.compare && parsed.physics == .fixedStep)
+        #expect(try parsed.threads.counts() == [1, 2])
+        let standard = try #require(try PeggleBench.parseAsRoot(["toi-fuzz"]) as? BenchTOIFuzz)
+        #expect(standard.physics == .timeOfImpact && !standard.compare)
+        let one = try BenchTOIFuzz.run(shots: 60, shotsPerLevel: 7, compare: false, threads: 1)
+        let two = try BenchTOIFuzz.run(shots: 60, shotsPerLevel: 7, compare: true, threads: 2)
+        #expect(one.shots == 60 && one.hash != 0 && one.hash == two.hash && one.games == two.games && two.mismatches == 0)
+    }
+
     /// `peggle-bench` alone runs the physics benchmark; each benchmark parses as its subcommand.
     @Test func theRegistryParsesEachBenchmark() throws {
         #expect(try PeggleBench.parseAsRoot([]) is BenchPhysics)
@@ -131,7 +156,7 @@ struct BenchRowTests {
         #expect(try serve.threads.counts() == [2])
         #expect(PeggleBench.benchmarks.map { $0.configuration.commandName ?? "" }
             == ["physics", "vector", "serve", "greedy", "render", "rating", "generate", "calibration", "freeflight", "toi", "toi-games",
-                "estimate", "toi-fidelity"])
+                "toi-fuzz", "estimate", "toi-fidelity"])
         // The environment workloads take --physics into their environments' rules.
         let vector = try #require(try PeggleBench.parseAsRoot(["vector", "--physics", "2"]) as? BenchVector)
         #expect(vector.environments.config(Level(name: "empty")).rules.physicsVersion == .timeOfImpact)
