@@ -96,7 +96,8 @@ extension GameState {
     ///   also through a kaboom) or starts the board turning (a confusement peg), the ball goes
     ///   into version 1's world where the contact left it, and version 1 plays the rest of the
     ///   shot from the start of the step the contact was in (the ball's clock moves back by less
-    ///   than a step; its stuck-rule anchor starts again there).
+    ///   than a step; its stuck-rule anchor starts again there); so does a ball a contact leaves
+    ///   faster than `fastestBall`.
     /// Afterwards the pegs the shot removed leave version 2's scene too.
     mutating func playVersion2(angle: Double, recordTrajectory: Bool, settle: Bool) throws(ShotError) -> (shot: ShotResult, end: Vec2?) {
         if boardAngle == 0 { return try playTOI(angle: angle, recordTrajectory: recordTrajectory, settle: settle) }
@@ -186,7 +187,14 @@ extension GameState {
             switch step {
             case let .contact(e):
                 let i = Int(e.other)
-                guard i < pegs.count else { continue }
+                // A ball sped up past what version 2's roots resolve: version 1 from here.
+                let tooFast = e.velocityAfter.lengthSquared > Self.fastestBall * Self.fastestBall
+                guard i < pegs.count else {
+                    guard tooFast else { continue }
+                    _ = handOff(e.point, e.velocityAfter, at: e.time, &shot, path: path)
+                    handedOff = true
+                    break flying
+                }
                 if e.impactSpeed >= rules.physics.restingSpeed {
                     pegs[i].impacts += 1
                     if pegs[i].impacts >= Int32(rules.stuckImpacts) { sim.flagStuck() }
@@ -199,8 +207,8 @@ extension GameState {
                                               impactSpeed: e.impactSpeed, velocityBefore: e.velocityBefore, time: e.time), &shot)
                 }
                 drainExplosions(&shot)
-                // A kaboom that lit a zombie or confusement peg: version 1 from here too.
-                if !handedOff, world.activeBallCount > 0 || world.frame.isTurning {
+                // A kaboom that lit a zombie or confusement peg, or a ball too fast: version 1 from here too.
+                if !handedOff, world.activeBallCount > 0 || world.frame.isTurning || tooFast {
                     _ = handOff(e.point, e.velocityAfter, at: e.time, &shot, path: path)
                     handedOff = true
                 }
@@ -262,6 +270,15 @@ extension GameState {
         if settle { for i in pegs.indices where pegs[i].isRemoved && sim.live[i] { sim.removeObstacle(i) } }
         return (shot, handedOff ? nil : end)
     }
+
+    /// The speed (units/s) past which version 2 hands a ball to version 1's steps. Bounces keep or
+    /// lose speed at restitution up to 1, so no shot comes near it (the launch is 600 units/s, a fall
+    /// down the whole board adds under 800); only restitution above 1 on both sides of a pocket
+    /// speeds a ball up without bound, 10% a bounce (generated levels' bouncy blocks). There
+    /// version 2's roots, whose time tolerance is fixed, lose the contact slop at some 1e150
+    /// units/s and the ball leaves through a wall (the whole-game fuzz found it in 103 shots of a
+    /// million); version 1's sweeps hold at any speed and its stuck rule ends such a ball.
+    static let fastestBall = 100_000.0
 
     /// The steps v1 has taken when a ball leaves play at `time`: the step it left in counts. A
     /// step end (the stuck rule's times, k h) counts k, whatever the rounding of k h / h.
