@@ -7,6 +7,13 @@ extension PhysicsVersion: ExpressibleByArgument {
         self.init(rawValue: n)
     }
     public static var allValueStrings: [String] { allCases.map(\.description) }
+
+    /// How a command's output names this physics: nil for version 1, whose output is what it
+    /// always was; else its number (a JSON object's `physics`).
+    package var outputNumber: Int? { self == .standard ? nil : rawValue }
+
+    /// The end of a command's text line: empty for version 1, else " [physics 2]".
+    package var outputSuffix: String { outputNumber.map { " [physics \($0)]" } ?? "" }
 }
 
 /// `--physics`: which physics plays (issue 51). One option for `play`, `rate` and the benchmarks,

@@ -64,8 +64,7 @@ struct Play: ParsableCommand {
                 "engine": PeggleGym.version, "level": lvl.name, "file": script.level, "seed": script.seed,
                 "mode": lvl.mode.name, "shots": records, "summary": summary,
             ]
-            // Version 1's output is what it always was; another physics says so.
-            if rules.physicsVersion != .standard { object["physics"] = rules.physicsVersion.rawValue }
+            object["physics"] = rules.physicsVersion.outputNumber
             printLine(try JSON.text(object))
             return
         }
@@ -77,7 +76,7 @@ struct Play: ParsableCommand {
         case .dodge: s += ", clean shots \(game.cleanShots), chances \(game.chances)"
         }
         if played < aims.count { s += " (game over; \(aims.count - played) angles not played)" }
-        if rules.physicsVersion != .standard { s += " [physics \(rules.physicsVersion)]" }
+        s += rules.physicsVersion.outputSuffix
         printLine(s)
     }
 

@@ -47,8 +47,7 @@ struct AgentPlay {
                             "win_rate_low": interval.lowerBound, "win_rate_high": interval.upperBound,
                             "mean_score": meanScore, "orange_fraction": orange, "mean_shots": meanShots] as [String: Any],
             ]
-            // Version 1's output is what it always was; another physics says so.
-            if rules.physicsVersion != .standard { object["physics"] = rules.physicsVersion.rawValue }
+            object["physics"] = rules.physicsVersion.outputNumber
             printLine(try JSON.text(object))
             return
         }
@@ -61,7 +60,7 @@ struct AgentPlay {
         printLine("\(agent.label) on \(level.name), sigma \(LevelCodec.number(sigma)): \(results.count) episodes, "
             + "won \(wins) (\(Self.f(stats.winRate, 2)), 95% \(Self.f(interval.lowerBound, 2))-\(Self.f(interval.upperBound, 2))), "
             + "mean score \(Self.f(meanScore, 0)), orange cleared \(Self.f(orange, 3)), mean shots \(Self.f(meanShots, 1))"
-            + (rules.physicsVersion != .standard ? " [physics \(rules.physicsVersion)]" : ""))
+            + rules.physicsVersion.outputSuffix)
     }
 
     static func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
